@@ -1,0 +1,133 @@
+// Builds the Fastify application: shared conventions first (ids, errors, auth, validation, OpenAPI),
+// then one plugin per module. main.ts starts it; tests drive it through app.inject.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { Config } from './config.ts';
+import type { Auth } from './context.ts';
+import type { Database } from './db/index.ts';
+import { cursorSecret } from './db/settings.ts';
+import { registerAuth } from './http/auth.ts';
+import { type Cursors, createCursors } from './http/cursor.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { AppError } from './http/errors.ts';
+import { Problem } from './http/schemas.ts';
+import { validatorCompiler } from './http/validation.ts';
+import apiTokenRoutes from './modules/api-tokens/routes.ts';
+import collectionRoutes from './modules/collections/routes.ts';
+import groupRoutes from './modules/groups/routes.ts';
+import healthRoutes from './modules/health/routes.ts';
+import projectStatusRoutes from './modules/project-statuses/routes.ts';
+import userRoutes from './modules/users/routes.ts';
+
+export interface Services {
+  config: Config;
+  database: Database;
+  cursors: Cursors;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    cairn: Services;
+  }
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export const BODY_LIMIT = 2 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** false for tests; otherwise pino JSON lines at config.logLevel. */
+  logger?: boolean;
+}
+
+export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<App> {
+  const app = Fastify({
+    logger: logger
+      ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+      : false,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
+  app.setValidatorCompiler(validatorCompiler());
+  app.addSchema(Problem);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // JSON bodies, where an empty body (as some clients send with POST /restore) means "no body".
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        done(
+          new AppError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`),
+          undefined,
+        );
+      }
+    },
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Cairn API',
+        version: '1.0.0',
+        description: 'Work management for a workspace: tasks, projects, documents, posts, teams and areas.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  registerAuth(app, database);
+
+  await app.register(healthRoutes);
+  await app.register(userRoutes);
+  await app.register(apiTokenRoutes);
+  await app.register(groupRoutes);
+  await app.register(collectionRoutes);
+  await app.register(projectStatusRoutes);
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/openapi.json', deepLinking: true },
+    uiHooks: {},
+    staticCSP: true,
+  });
+  return app as unknown as App;
+}

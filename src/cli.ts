@@ -1,0 +1,87 @@
+// `npm run --silent cairn -- <command>` (and the `cairn` bin). Prints JSON for machines, one-line
+// errors for people, and exits non-zero on failure.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { AppError } from './http/errors.ts';
+import { createWorkspace } from './modules/workspaces/service.ts';
+
+const USAGE = `usage: cairn <command>
+
+commands:
+  migrate                                   apply pending database migrations
+  workspace create --name N --owner-name N --owner-email E
+                                            create a workspace; prints {workspace, user, token}
+
+The database is DATABASE_URL (default: ./data/cairn.db).`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`cairn: ${message}\n`);
+  process.exit(code);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  if (command === 'migrate') {
+    const database = openDatabase(config.databaseUrl);
+    try {
+      const { applied } = await migrateToLatest(database);
+      process.stdout.write(`${JSON.stringify({ database: database.description, applied })}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+
+  if (command === 'workspace' && sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        name: { type: 'string' },
+        'owner-name': { type: 'string' },
+        'owner-email': { type: 'string' },
+      },
+      strict: true,
+    });
+    const name = values.name?.trim();
+    const ownerName = values['owner-name']?.trim();
+    const ownerEmail = values['owner-email']?.trim();
+    if (!name || !ownerName || !ownerEmail)
+      fail('workspace create needs --name, --owner-name and --owner-email', 2);
+    if (name.length > 512 || ownerName.length > 512) fail('names are at most 512 characters', 2);
+    if (!EMAIL.test(ownerEmail)) fail(`--owner-email "${ownerEmail}" is not an email address`, 2);
+    const database = openDatabase(config.databaseUrl);
+    try {
+      await migrateToLatest(database);
+      const created = await createWorkspace(database.db, { name, ownerName, ownerEmail });
+      process.stdout.write(`${JSON.stringify(created)}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+
+  fail(`unknown command "${argv.join(' ')}"\n${USAGE}`, 2);
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof AppError || error instanceof TypeError) fail(error.message, 2);
+  fail((error as Error).message);
+}

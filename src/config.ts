@@ -1,0 +1,99 @@
+// Configuration comes from the environment only (decisions §1). Every value is checked here, once, at
+// start: a bad one stops the process with a single line naming the variable.
+
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bootstrapToken: string | undefined;
+  publicUrl: string;
+  /** Requests a minute per token. */
+  rateLimit: number;
+  webhookAllowPrivate: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`invalid ${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function value(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `"${raw}" is not a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = value(env, name);
+  if (raw === undefined) return false;
+  if (/^(true|1)$/i.test(raw)) return true;
+  if (/^(false|0)$/i.test(raw)) return false;
+  throw new ConfigError(name, `"${raw}" is not true or false`);
+}
+
+function url(env: Env, name: string, protocols: RegExp, expected: string): string | undefined {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL (expected ${expected})`);
+  }
+  if (!protocols.test(parsed.protocol)) throw new ConfigError(name, `expected ${expected}`);
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = value(env, 'HOST') ?? '127.0.0.1';
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+
+  const databaseUrl = value(env, 'DATABASE_URL');
+  if (databaseUrl && !/^(file:|postgres(ql)?:\/\/)/i.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'expected file:<path> or postgres://user@host/database');
+  }
+  if (databaseUrl?.startsWith('postgres')) url(env, 'DATABASE_URL', /^postgres(ql)?:$/, 'postgres://…');
+
+  const logLevel = (value(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `"${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  const bootstrapToken = value(env, 'CAIRN_BOOTSTRAP_TOKEN');
+  if (bootstrapToken !== undefined && (bootstrapToken.length < 32 || /\s/.test(bootstrapToken))) {
+    throw new ConfigError('CAIRN_BOOTSTRAP_TOKEN', 'must be at least 32 characters, without spaces');
+  }
+
+  const publicUrl =
+    url(env, 'CAIRN_PUBLIC_URL', /^https?:$/, 'an http(s) URL') ??
+    `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    host,
+    port,
+    databaseUrl,
+    redisUrl: url(env, 'REDIS_URL', /^rediss?:$/, 'redis://host:port'),
+    logLevel: logLevel as Config['logLevel'],
+    bootstrapToken,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
+    webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
+  };
+}

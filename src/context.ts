@@ -1,0 +1,51 @@
+// What every service call gets: the database handle (usually the request's transaction), who is acting
+// and in which workspace. Services never read HTTP state; routes build this from the authenticated
+// request.
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from './db/index.ts';
+import type { SearchProvider } from './db/search/index.ts';
+import type { DB, WorkspaceRole } from './db/types.ts';
+
+export interface Actor {
+  id: string;
+  name: string;
+  email: string;
+  role: WorkspaceRole;
+  tokenId: string;
+}
+
+export interface WorkspaceRef {
+  id: string;
+  name: string;
+}
+
+export interface Auth {
+  actor: Actor;
+  workspace: WorkspaceRef;
+}
+
+export interface Context extends Auth {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  search: SearchProvider;
+}
+
+export function now(): string {
+  return new Date().toISOString();
+}
+
+/** Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. */
+export function inTransaction<T>(
+  database: Database,
+  auth: Auth,
+  fn: (ctx: Context) => Promise<T>,
+): Promise<T> {
+  return database.db
+    .transaction()
+    .execute((trx) => fn({ ...auth, db: trx, dialect: database.dialect, search: database.search }));
+}
+
+/** A context outside any transaction, for reads that need only one consistent query or several cheap ones. */
+export function readContext(database: Database, auth: Auth): Context {
+  return { ...auth, db: database.db, dialect: database.dialect, search: database.search };
+}

@@ -1,0 +1,80 @@
+// Opens the database named by DATABASE_URL: SQLite (node:sqlite) for a file: URL or nothing, PostgreSQL
+// (pg) for postgres:// URLs. Everything above this file uses the same Kysely queries for both; the few
+// differences (full-text search, row locking) sit behind `Database.search` and `Database.dialect`.
+import { resolve } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createSearch, type SearchProvider } from './search/index.ts';
+import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
+import type { DB } from './types.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  search: SearchProvider;
+  /** Where it is, without credentials, for logs. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: the schema to use (tests each get a fresh one). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** `file:path`, a plain path, or empty (the default ./data/cairn.db) to a filesystem path. */
+export function sqlitePath(url: string | undefined): string {
+  if (!url) return resolve('data/cairn.db');
+  const path = url.startsWith('file:') ? url.slice('file:'.length) : url;
+  return path === ':memory:' ? path : resolve(path);
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const INT8_OID = 20;
+
+// Timestamps come back as the same ISO strings SQLite stores; counts as numbers.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ_OID) return (v: string) => new Date(v).toISOString();
+    if (oid === INT8_OID) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function openDatabase(url: string | undefined, options: OpenOptions = {}): Database {
+  if (url && isPostgresUrl(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      types: pgTypes,
+      ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const parsed = new URL(url);
+    return {
+      db,
+      dialect: 'postgres',
+      search: createSearch('postgres'),
+      description: `postgres://${parsed.host}${parsed.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+  const path = sqlitePath(url);
+  const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(openSqlite(path)) });
+  return {
+    db,
+    dialect: 'sqlite',
+    search: createSearch('sqlite'),
+    description: `sqlite:${path}`,
+    close: () => db.destroy(),
+  };
+}

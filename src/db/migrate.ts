@@ -1,0 +1,46 @@
+// Versioned, forward-only migrations, run at start and by `cairn migrate`. Kysely's Migrator records
+// what has run in kysely_migration and, on PostgreSQL, holds an advisory lock so that several processes
+// starting at once migrate exactly once.
+import { type Kysely, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { Database, Dialect } from './index.ts';
+import * as foundation from './migrations/0001_foundation.ts';
+
+type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
+
+// Names sort in the order they run. Append only; never edit one that has shipped.
+const MIGRATIONS: Record<string, { up: Up }> = {
+  '0001_foundation': foundation,
+};
+
+class Provider implements MigrationProvider {
+  readonly #dialect: Dialect;
+  constructor(dialect: Dialect) {
+    this.#dialect = dialect;
+  }
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => m.up(db, this.#dialect) };
+    }
+    return out;
+  }
+}
+
+export interface MigrateResult {
+  applied: string[];
+}
+
+export async function migrateToLatest(database: Database): Promise<MigrateResult> {
+  if (database.dialect === 'postgres') {
+    // btree_gin lets the full-text GIN indexes lead with workspace_id (decisions §1).
+    await sql`create extension if not exists btree_gin`.execute(database.db);
+  }
+  const migrator = new Migrator({ db: database.db, provider: new Provider(database.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,27 @@
+// The one definition of "a word" for search (decisions §5), used for stored text and for queries alike,
+// on both databases: Unicode NFKC, lower case, diacritics removed, split on anything that is not a
+// letter or a digit. The databases only ever see these words, so SQLite and PostgreSQL cannot disagree.
+
+/** Longer words are cut here on both sides, so a long query word still matches its stored twin. */
+const MAX_WORD = 100;
+const MARKS = /\p{M}+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+export function foldText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFD').replace(MARKS, '').normalize('NFC');
+}
+
+/** The words of a text, in order, duplicates kept. */
+export function words(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  for (const w of foldText(text).split(SEPARATORS)) {
+    if (w) out.push(w.length > MAX_WORD ? w.slice(0, MAX_WORD) : w);
+  }
+  return out;
+}
+
+/** The distinct words of a text: what gets indexed, and what a query asks for. */
+export function distinctWords(text: string | null | undefined): string[] {
+  return [...new Set(words(text))];
+}

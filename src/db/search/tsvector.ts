@@ -1,0 +1,40 @@
+// PostgreSQL: a `<field>_tsv` tsvector column per field with a GIN index led by workspace_id. The
+// vector is built from our folded words with array_to_tsvector and the query is a tsquery literal of
+// 'w':* prefixes, so PostgreSQL's own parser and dictionaries never touch the text: the words are the
+// same ones SQLite indexes.
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { DB } from '../types.ts';
+import { distinctWords } from './fold.ts';
+import type { FieldQuery, IndexedRow, MatchMode, SearchProvider, SearchTarget } from './index.ts';
+
+export function tsquery(words: string[]): string {
+  return words.map((w) => `'${w}':*`).join(' & ');
+}
+
+export class TsvectorSearch implements SearchProvider {
+  async write(
+    db: Kysely<DB>,
+    target: SearchTarget,
+    row: IndexedRow,
+    texts: Record<string, string | null>,
+  ): Promise<void> {
+    const sets = target.fields.map(
+      (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${distinctWords(texts[f])}::text[])`,
+    );
+    await sql`update ${sql.table(target.table)} set ${sql.join(sets)}
+      where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
+  }
+
+  async remove(db: Kysely<DB>, target: SearchTarget, row: IndexedRow): Promise<void> {
+    const sets = target.fields.map((f) => sql`${sql.ref(`${f}_tsv`)} = ''::tsvector`);
+    await sql`update ${sql.table(target.table)} set ${sql.join(sets)}
+      where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
+  }
+
+  matches(_target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {
+    const parts = queries.map(
+      (q) => sql`${sql.ref(`${alias}.${q.field}_tsv`)} @@ ${tsquery(q.words)}::tsquery`,
+    );
+    return sql<SqlBool>`(${sql.join(parts, sql.raw(mode === 'all' ? ' and ' : ' or '))})`;
+  }
+}

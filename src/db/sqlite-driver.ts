@@ -1,0 +1,100 @@
+// Kysely's SQLite dialect is written against better-sqlite3's API. This adapts node:sqlite (built into
+// Node, so there is no native addon to compile) to that small interface, and makes transactions take
+// the write lock up front (`begin immediate`) so that a second process never fails to upgrade a read
+// lock midway through a transaction.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from 'kysely';
+
+type Param = null | number | bigint | string | Uint8Array;
+
+// node:sqlite binds only null, numbers, bigints, strings and byte arrays; booleans are stored as 0/1
+// (PostgreSQL gets real booleans) and dates never reach the driver (the app passes ISO strings).
+function bindable(value: unknown): Param {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value as Param;
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #stmt: StatementSync;
+
+  constructor(stmt: StatementSync) {
+    this.#stmt = stmt;
+    this.reader = stmt.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#stmt.all(...parameters.map(bindable));
+  }
+
+  run(parameters: ReadonlyArray<unknown>) {
+    const { changes, lastInsertRowid } = this.#stmt.run(...parameters.map(bindable));
+    return { changes, lastInsertRowid };
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>;
+  }
+}
+
+class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  // Statements are compiled once per SQL text: the hot paths repeat the same few queries.
+  readonly #cache = new Map<string, NodeSqliteStatement>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let stmt = this.#cache.get(sql);
+    if (!stmt) {
+      stmt = new NodeSqliteStatement(this.#db.prepare(sql));
+      if (this.#cache.size >= 500) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  close(): void {
+    this.#cache.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+/** Opens (creating if needed) a SQLite file in WAL mode with foreign keys and a busy timeout. */
+export function openSqlite(path: string): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: 5000 });
+  db.exec('pragma journal_mode = wal');
+  // full, not normal: with WAL, normal may lose the last acknowledged commits on power loss.
+  db.exec('pragma synchronous = full');
+  db.exec('pragma foreign_keys = on');
+  db.exec('pragma busy_timeout = 5000');
+  return db;
+}
+
+export class NodeSqliteDialect extends SqliteDialect {
+  constructor(db: DatabaseSync) {
+    super({ database: new NodeSqliteDatabase(db) });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}

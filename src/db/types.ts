@@ -1,0 +1,133 @@
+// Row types as Kysely sees them. Column names are snake_case and never reach the API: each module's
+// present.ts maps rows to response objects.
+//
+// Timestamps are ISO 8601 strings on both databases (TEXT on SQLite; timestamptz on PostgreSQL, parsed
+// back to ISO strings by the pg type parser set in db/index.ts). Booleans are 0/1 on SQLite and
+// true/false on PostgreSQL: read them through `Boolean()`.
+import type { Generated } from 'kysely';
+
+export type Timestamp = string;
+
+export interface InstanceSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type WorkspaceRole = 'owner' | 'admin' | 'member' | 'guest';
+
+export interface UsersTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  email: string;
+  role: WorkspaceRole;
+  last_accessed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  workspace_id: string;
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export type GroupKind = 'team' | 'area';
+export type Privacy = 'workspace' | 'private';
+
+export interface GroupsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  kind: GroupKind;
+  name: string;
+  public_id: string;
+  icon: string | null;
+  color: string | null;
+  privacy: Privacy;
+  description: string | null;
+  archived_at: Timestamp | null;
+  created_by_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type MemberRole = 'owner' | 'member';
+
+export interface GroupMembersTable {
+  workspace_id: string;
+  group_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: Timestamp;
+}
+
+export type TaskStage = 'backlog' | 'unstarted' | 'started' | 'completed' | 'canceled';
+
+export interface TaskStatusesTable {
+  workspace_id: string;
+  id: string;
+  group_id: string;
+  name: string;
+  stage: TaskStage;
+  color: string;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TaskLabelsTable {
+  workspace_id: string;
+  id: string;
+  group_id: string;
+  name: string;
+  color: string;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CollectionsTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  created_by_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectStatusesTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  color: string;
+  icon: string;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  instance_settings: InstanceSettingsTable;
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  task_statuses: TaskStatusesTable;
+  task_labels: TaskLabelsTable;
+  collections: CollectionsTable;
+  project_statuses: ProjectStatusesTable;
+}

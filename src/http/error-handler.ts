@@ -1,0 +1,112 @@
+// The one place where failures become responses: RFC 9457 problem+json with a stable code (decisions
+// §6). Fastify's own errors (validation, bad JSON, body limits, media types, unknown routes) are mapped
+// to the same codes; anything unexpected is logged with its stack and answered as a bare 500.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function validationErrors(error: FastifyError): FieldError[] {
+  const part = (error.validationContext ?? 'body') as string;
+  return ((error.validation ?? []) as AjvError[]).map((e) => {
+    let path = `/${part}${e.instancePath}`;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') path += `/${String(e.params.missingProperty)}`;
+    if (e.keyword === 'additionalProperties') {
+      path += `/${String(e.params.additionalProperty)}`;
+      message = 'is not a known field';
+    }
+    return { path, message };
+  });
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
+};
+
+function toAppError(error: FastifyError): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const errors = validationErrors(error);
+    const first = errors[0];
+    return new AppError(
+      'validation_failed',
+      first ? `${first.path} ${first.message}` : 'Invalid request',
+      errors,
+    );
+  }
+  const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (mapped) return new AppError(mapped, error.message);
+  if (error.statusCode === 429) return new AppError('rate_limited', error.message);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('validation_failed', error.message);
+  }
+  return null;
+}
+
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .type('application/problem+json')
+    .send({
+      type: `urn:cairn:problem:${error.code}`,
+      title: ERROR_TITLES[error.code],
+      status: error.status,
+      detail: error.message,
+      code: error.code,
+      ...(error.errors ? { errors: error.errors } : {}),
+      requestId: String(request.id),
+    });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A second router that only knows which paths exist, to tell 405 from 404.
+  const known = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || known.hasRoute(method as HTTPMethod, route.url)) continue;
+      known.on(method as HTTPMethod, route.url, () => {});
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error);
+    if (appError) return sendProblem(reply, request, appError);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, request, new AppError('internal', 'Something went wrong on our side'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
+      (m) => m !== request.method && known.find(m, path) !== null,
+    );
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(
+        reply,
+        request,
+        new AppError(
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allowed.join(', ')}`,
+        ),
+      );
+    }
+    return sendProblem(reply, request, new AppError('not_found', `No route for ${request.method} ${path}`));
+  });
+}
+
+export { ERROR_STATUS };

@@ -1,0 +1,82 @@
+// The one error type. Every failure a client can see carries a stable snake_case `code` (decisions §6);
+// the HTTP status follows from the code, and clients match on the code, never on the message text.
+
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  invalid_cursor: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_deleted: 409,
+  not_archived: 409,
+  deleted: 409,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  validation_failed: 'Validation failed',
+  invalid_json: 'Invalid JSON',
+  invalid_cursor: 'Invalid cursor',
+  unauthenticated: 'Unauthenticated',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  not_deleted: 'Not deleted',
+  not_archived: 'Not archived',
+  deleted: 'Deleted',
+  conflict: 'Conflict',
+  precondition_failed: 'Precondition failed',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'Idempotency key reused',
+  rate_limited: 'Rate limited',
+  internal: 'Internal error',
+};
+
+export interface FieldError {
+  /** JSON Pointer into the request, led by its part: /body/name, /query/limit, /params/id. */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, detail: string, errors?: FieldError[], headers?: Record<string, string>) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.errors = errors;
+    this.headers = headers;
+  }
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('not_found', `${what} not found`);
+}
+
+export function forbidden(detail: string): AppError {
+  return new AppError('forbidden', detail);
+}
+
+export function invalid(path: string, message: string): AppError {
+  return new AppError('validation_failed', `${path}: ${message}`, [{ path, message }]);
+}
+
+export function conflict(detail: string): AppError {
+  return new AppError('conflict', detail);
+}

@@ -1,0 +1,33 @@
+// Request validation with two Ajv instances: query strings and paths are text, so they are coerced
+// ("50" → 50, one value → [value]); JSON bodies are typed, so they are not ("true" is not a boolean and
+// 12 is not a name). Unknown body fields are rejected, never silently dropped.
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
+type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
+
+const base: Options = {
+  allErrors: true,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+};
+
+function make(options: Options): Ajv {
+  const ajv = new Ajv({ ...base, ...options });
+  addFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
+  return ajv;
+}
+
+export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+  const strict = make({ coerceTypes: false });
+  const coercing = make({ coerceTypes: 'array' });
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    return ajv.compile(schema as object);
+  };
+}

@@ -1,0 +1,59 @@
+// `npm start`: configuration, database, migrations, first-start bootstrap, then serve until SIGTERM.
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { bootstrap } from './modules/workspaces/service.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`cairn: ${message}\n`);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  throw error;
+}
+
+const database = openDatabase(config.databaseUrl);
+try {
+  await migrateToLatest(database);
+} catch (error) {
+  await database.close().catch(() => {});
+  fail(`cannot prepare the database (${database.description}): ${(error as Error).message}`);
+}
+
+const created = await bootstrap(database.db, config.bootstrapToken);
+if (created) {
+  const line = config.bootstrapToken
+    ? 'Bootstrap API token: (the value of CAIRN_BOOTSTRAP_TOKEN)'
+    : `Bootstrap API token: ${created.token}`;
+  process.stdout.write(
+    `Created workspace "${created.workspace.name}" with owner ${created.user.email}\n${line}\n`,
+  );
+}
+
+const app = await buildApp({ config, database });
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  await database.close().catch(() => {});
+  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+}
+app.log.info({ database: database.description }, 'cairn is ready');
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  // app.close() stops accepting connections and resolves when in-flight requests have finished.
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,17 @@
+import { type Static, Type } from 'typebox';
+import { Name, Timestamp, Uuid } from '../../http/schemas.ts';
+
+export const ApiTokenCreateBody = Type.Object(
+  { name: Name, userId: Type.Optional(Uuid) },
+  { additionalProperties: false },
+);
+export type ApiTokenCreateBody = Static<typeof ApiTokenCreateBody>;
+
+export const ApiTokenCreated = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  userId: Uuid,
+  token: Type.String({ description: 'Shown once; only its hash is stored' }),
+  createdAt: Timestamp,
+});
+export type ApiTokenCreated = Static<typeof ApiTokenCreated>;

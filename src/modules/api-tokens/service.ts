@@ -1,0 +1,91 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Auth, type Context, now } from '../../context.ts';
+import type { DB } from '../../db/types.ts';
+import { forbidden, invalid, notFound } from '../../http/errors.ts';
+import * as users from '../users/service.ts';
+import { canIssueTokenFor, canRevokeToken } from './policy.ts';
+import type { TokenRow } from './repository.ts';
+import * as repo from './repository.ts';
+
+// Tokens are long random strings, so a plain SHA-256 is the right hash: nothing to brute-force, and a
+// lookup stays one indexed equality.
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function generateToken(): string {
+  return `cairn_${randomBytes(32).toString('base64url')}`;
+}
+
+export interface IssuedToken {
+  row: TokenRow;
+  token: string;
+}
+
+/** Stores a token (the given one, or a new random one) for a user, without any permission check. */
+export async function insertToken(
+  db: Kysely<DB>,
+  workspaceId: string,
+  userId: string,
+  name: string,
+  token: string = generateToken(),
+): Promise<IssuedToken> {
+  const row: TokenRow = {
+    workspace_id: workspaceId,
+    id: randomUUID(),
+    user_id: userId,
+    name,
+    token_hash: hashToken(token),
+    last_used_at: null,
+    revoked_at: null,
+    created_at: now(),
+  };
+  await repo.insertToken(db, row);
+  return { row, token };
+}
+
+export async function issueToken(
+  ctx: Context,
+  input: { name: string; userId?: string },
+): Promise<IssuedToken> {
+  const userId = input.userId ?? ctx.actor.id;
+  const user = await users.findUser(ctx, userId);
+  if (!user) throw invalid('/body/userId', 'no user with this id in the workspace');
+  if (!canIssueTokenFor(ctx.actor, user)) {
+    throw forbidden('Only owners and admins can create tokens for other users, and only owners for owners');
+  }
+  return insertToken(ctx.db, ctx.workspace.id, user.id, input.name.trim());
+}
+
+export async function revokeToken(ctx: Context, id: string): Promise<void> {
+  const row = await repo.findToken(ctx.db, ctx.workspace.id, id);
+  // Someone else's token is not revealed to a caller who could not revoke it.
+  if (!row || !canRevokeToken(ctx.actor, { userId: row.user_id })) throw notFound('API token');
+  if (row.revoked_at === null) await repo.revokeToken(ctx.db, ctx.workspace.id, id, now());
+}
+
+// "Last used" timestamps are a convenience, not an audit log: write them at most once a minute per
+// token so that authentication stays a read.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export async function authenticate(db: Kysely<DB>, token: string): Promise<Auth | null> {
+  const found = await repo.findActiveTokenByHash(db, hashToken(token));
+  if (!found) return null;
+  const at = now();
+  const last = found.token_last_used_at ? Date.parse(found.token_last_used_at) : 0;
+  if (Date.parse(at) - last > TOUCH_INTERVAL_MS) {
+    await repo.touchToken(db, found.workspace_id, found.token_id, at);
+    await users.touchUser(db, found.workspace_id, found.user_id, at);
+  }
+  return {
+    workspace: { id: found.workspace_id, name: found.workspace_name },
+    actor: {
+      id: found.user_id,
+      name: found.user_name,
+      email: found.user_email,
+      role: found.user_role,
+      tokenId: found.token_id,
+    },
+  };
+}

@@ -1,0 +1,269 @@
+// Teams and areas are one kind of row ("groups", told apart by kind), with their members, task statuses
+// and task labels.
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import type {
+  DB,
+  GroupKind,
+  GroupMembersTable,
+  GroupsTable,
+  TaskLabelsTable,
+  TaskStatusesTable,
+} from '../../db/types.ts';
+import { after, type KeyValue, type SortColumn } from '../../http/cursor.ts';
+import type { UserRow } from '../users/repository.ts';
+import type { GroupScope } from './policy.ts';
+
+export type GroupRow = Selectable<GroupsTable>;
+export type MemberRow = Selectable<GroupMembersTable>;
+export type StatusRow = Selectable<TaskStatusesTable>;
+export type LabelRow = Selectable<TaskLabelsTable>;
+export type MemberWithUser = MemberRow & Pick<UserRow, 'name' | 'email' | 'last_accessed_at'>;
+
+const GROUP_COLUMNS = [
+  'g.seq',
+  'g.workspace_id',
+  'g.id',
+  'g.kind',
+  'g.name',
+  'g.public_id',
+  'g.icon',
+  'g.color',
+  'g.privacy',
+  'g.description',
+  'g.archived_at',
+  'g.created_by_id',
+  'g.created_at',
+  'g.updated_at',
+] as const;
+
+export async function insertGroup(db: Kysely<DB>, row: Omit<GroupRow, 'seq'>): Promise<GroupRow> {
+  return db
+    .insertInto('groups')
+    .values(row)
+    .returning(['seq'])
+    .executeTakeFirstOrThrow()
+    .then((r) => ({ ...row, seq: Number(r.seq) }));
+}
+
+export async function updateGroup(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  changes: Partial<GroupRow>,
+) {
+  await db
+    .updateTable('groups')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** By UUID or by publicId (case-insensitive), of one kind. */
+export function findGroup(
+  db: Kysely<DB>,
+  workspaceId: string,
+  kind: GroupKind,
+  ref: { id: string } | { publicId: string },
+): Promise<GroupRow | undefined> {
+  let q = db
+    .selectFrom('groups as g')
+    .select(GROUP_COLUMNS)
+    .where('g.workspace_id', '=', workspaceId)
+    .where('g.kind', '=', kind);
+  q = 'id' in ref ? q.where('g.id', '=', ref.id) : q.where('g.public_id', '=', ref.publicId.toUpperCase());
+  return q.executeTakeFirst();
+}
+
+export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<GroupRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('groups as g')
+    .select(GROUP_COLUMNS)
+    .where('g.workspace_id', '=', workspaceId)
+    .where('g.id', 'in', ids)
+    .execute();
+}
+
+export async function publicIdTaken(db: Kysely<DB>, workspaceId: string, publicId: string, except?: string) {
+  let q = db
+    .selectFrom('groups')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('public_id', '=', publicId);
+  if (except) q = q.where('id', '!=', except);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function publicIdsStartingWith(
+  db: Kysely<DB>,
+  workspaceId: string,
+  prefix: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('groups')
+    .select('public_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('public_id', '>=', prefix)
+    .where('public_id', '<', `${prefix}\u007f`)
+    .execute();
+  return rows.map((r) => r.public_id);
+}
+
+/** Limits a query on `g` to the groups a caller may see (policy.groupScope). */
+export function whereVisible<O>(
+  q: SelectQueryBuilder<DB & { g: GroupsTable }, 'g', O>,
+  workspaceId: string,
+  userId: string,
+  scope: GroupScope,
+): SelectQueryBuilder<DB & { g: GroupsTable }, 'g', O> {
+  if (scope === 'all') return q;
+  return q.where((eb) => {
+    const member = eb(
+      'g.id',
+      'in',
+      eb
+        .selectFrom('group_members')
+        .select('group_id')
+        .where('workspace_id', '=', workspaceId)
+        .where('user_id', '=', userId),
+    );
+    return scope === 'member_only' ? member : eb.or([eb('g.privacy', '=', 'workspace'), member]);
+  });
+}
+
+export function membership(db: Kysely<DB>, workspaceId: string, groupId: string, userId: string) {
+  return db
+    .selectFrom('group_members')
+    .select('role')
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+    .then((r) => r?.role ?? null);
+}
+
+export async function replaceMembers(
+  db: Kysely<DB>,
+  workspaceId: string,
+  groupId: string,
+  rows: MemberRow[],
+) {
+  await db
+    .deleteFrom('group_members')
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', '=', groupId)
+    .execute();
+  if (rows.length > 0) await db.insertInto('group_members').values(rows).execute();
+}
+
+export function membersOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  groupIds: string[],
+): Promise<MemberWithUser[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('group_members as m')
+    .innerJoin('users as u', (j) =>
+      j.onRef('u.workspace_id', '=', 'm.workspace_id').onRef('u.id', '=', 'm.user_id'),
+    )
+    .select([
+      'm.workspace_id',
+      'm.group_id',
+      'm.user_id',
+      'm.role',
+      'm.created_at',
+      'u.name',
+      'u.email',
+      'u.last_accessed_at',
+    ])
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.group_id', 'in', groupIds)
+    .orderBy('m.created_at')
+    .orderBy('m.user_id')
+    .execute();
+}
+
+export function statusesOf(db: Kysely<DB>, workspaceId: string, groupIds: string[]): Promise<StatusRow[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', 'in', groupIds)
+    .orderBy('position')
+    .execute();
+}
+
+export function labelsOf(db: Kysely<DB>, workspaceId: string, groupIds: string[]): Promise<LabelRow[]> {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('task_labels')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', 'in', groupIds)
+    .orderBy('position')
+    .execute();
+}
+
+type ListTable = 'task_statuses' | 'task_labels';
+
+/** Makes a group's statuses (or labels) exactly `rows`: updates kept ids, inserts new, deletes the rest. */
+export async function replaceList<R extends StatusRow | LabelRow>(
+  db: Kysely<DB>,
+  table: ListTable,
+  workspaceId: string,
+  groupId: string,
+  rows: R[],
+  existingIds: string[],
+): Promise<void> {
+  const keep = new Set(rows.map((r) => r.id));
+  const gone = existingIds.filter((id) => !keep.has(id));
+  if (gone.length > 0) {
+    await db
+      .deleteFrom(table)
+      .where('workspace_id', '=', workspaceId)
+      .where('group_id', '=', groupId)
+      .where('id', 'in', gone)
+      .execute();
+  }
+  const existing = new Set(existingIds);
+  for (const row of rows) {
+    if (existing.has(row.id)) {
+      const { workspace_id: _w, id: _i, group_id: _g, created_at: _c, ...changes } = row;
+      await db
+        .updateTable(table)
+        .set(changes)
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+  const fresh = rows.filter((r) => !existing.has(r.id));
+  if (fresh.length > 0)
+    await db
+      .insertInto(table)
+      .values(fresh as never[])
+      .execute();
+}
+
+type GroupQuery = SelectQueryBuilder<DB & { g: GroupsTable }, 'g', object>;
+
+/** One page (limit + 1 rows, to tell whether more follow) of a filtered group query. */
+export function pageAfter(
+  q: GroupQuery,
+  order: SortColumn[],
+  afterKey: KeyValue[] | undefined,
+  limit: number,
+): Promise<GroupRow[]> {
+  let query = q.select(GROUP_COLUMNS);
+  if (afterKey) query = query.where(after(order, afterKey));
+  for (const c of order) query = query.orderBy(sql.ref(c.ref), c.dir);
+  return query.limit(limit + 1).execute();
+}
+
+export async function countOf(q: GroupQuery): Promise<number> {
+  const row = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,146 @@
+// /v1/teams and /v1/areas: the same operations on the two kinds of group, registered once per kind.
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import type { Context } from '../../context.ts';
+import { inTransaction, readContext } from '../../context.ts';
+import type { GroupKind } from '../../db/types.ts';
+import { auth } from '../../http/auth.ts';
+import { toPage } from '../../http/cursor.ts';
+import { flag, parseExpand } from '../../http/query.ts';
+import { errors, IdParams, Page } from '../../http/schemas.ts';
+import { presentGroup } from './present.ts';
+import type { GroupRow } from './repository.ts';
+import {
+  Area,
+  AreaUpsertBody,
+  GROUP_EXPANSIONS,
+  type GroupExpansion,
+  GroupGetQuery,
+  Team,
+  TeamSearchQuery,
+  TeamUpsertBody,
+} from './schema.ts';
+import * as service from './service.ts';
+
+async function present(ctx: Context, rows: GroupRow[], expand: Set<GroupExpansion>) {
+  const loaded = await service.loadExpansions(ctx, rows, expand);
+  return rows.map((row) => presentGroup(row, loaded, expand));
+}
+
+export default async function groupRoutes(app: App): Promise<void> {
+  const { database, cursors } = app.cairn;
+  app.addSchema(Team);
+  app.addSchema(Area);
+
+  for (const kind of ['team', 'area'] as const satisfies GroupKind[]) {
+    const path = `/v1/${kind}s`;
+    const shape = kind === 'team' ? 'Team' : 'Area';
+    const tags = [`${kind}s`];
+    const one = { 200: Type.Ref(shape), ...errors('not_found', 'forbidden') };
+
+    app.post(
+      path,
+      {
+        schema: {
+          tags,
+          summary: `Create a ${kind}, or update one when id is given`,
+          querystring: GroupGetQuery,
+          body: kind === 'team' ? TeamUpsertBody : AreaUpsertBody,
+          response: { ...one, 201: Type.Ref(shape), ...errors('not_found', 'forbidden', 'conflict') },
+        },
+      },
+      async (request, reply) => {
+        const expand = parseExpand(request.query, GROUP_EXPANSIONS);
+        const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
+          const { row, created } = await service.upsertGroup(ctx, kind, request.body);
+          return { created, out: (await present(ctx, [row], expand))[0] };
+        });
+        return reply.code(created ? 201 : 200).send(out);
+      },
+    );
+
+    app.get(
+      `${path}/:id`,
+      {
+        schema: {
+          tags,
+          summary: `A ${kind} by UUID or publicId`,
+          params: IdParams,
+          querystring: GroupGetQuery,
+          response: one,
+        },
+      },
+      async (request) => {
+        const expand = parseExpand(request.query, GROUP_EXPANSIONS);
+        const ctx = readContext(database, auth(request));
+        const { row } = await service.loadVisibleGroup(ctx, kind, request.params.id);
+        return (await present(ctx, [row], expand))[0];
+      },
+    );
+
+    for (const action of ['archive', 'unarchive'] as const) {
+      app.post(
+        `${path}/:id/${action}`,
+        {
+          schema: {
+            tags,
+            summary: action === 'archive' ? `Archive a ${kind}` : `Unarchive a ${kind}`,
+            params: IdParams,
+            querystring: GroupGetQuery,
+            response:
+              action === 'archive' ? one : { ...one, ...errors('not_found', 'forbidden', 'not_archived') },
+          },
+        },
+        async (request) => {
+          const expand = parseExpand(request.query, GROUP_EXPANSIONS);
+          return inTransaction(database, auth(request), async (ctx) => {
+            const row =
+              action === 'archive'
+                ? await service.archiveGroup(ctx, kind, request.params.id)
+                : await service.unarchiveGroup(ctx, kind, request.params.id);
+            return (await present(ctx, [row], expand))[0];
+          });
+        },
+      );
+    }
+  }
+
+  app.get(
+    '/v1/teams/search',
+    {
+      schema: {
+        tags: ['teams'],
+        summary: 'Search teams by name',
+        description:
+          'Every word of name must be a prefix of a word of the team name (case, accents and Unicode forms folded). Newest change first.',
+        querystring: TeamSearchQuery,
+        response: { 200: Page(Type.Ref('Team')), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const expand = parseExpand(q, GROUP_EXPANSIONS);
+      const ctx = readContext(database, auth(request));
+      const limit = q.limit ?? 50;
+      const mode = q.matchMode ?? 'all';
+      const includeArchived = flag(q.includeArchived);
+      const scope = JSON.stringify([
+        'teams.search',
+        ctx.workspace.id,
+        ctx.actor.id,
+        q.name ?? '',
+        mode,
+        includeArchived,
+      ]);
+      const { rows, total } = await service.searchTeams(ctx, {
+        name: q.name,
+        mode,
+        includeArchived,
+        limit,
+        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
+      });
+      const page = toPage(rows, limit, cursors, scope, (r) => [r.updated_at, r.id]);
+      return { ...page, data: await present(ctx, page.data, expand), total };
+    },
+  );
+}

@@ -1,0 +1,360 @@
+// Operations on teams and areas. Each runs inside the caller's transaction (ctx.db).
+import { randomUUID } from 'node:crypto';
+import { type Context, now } from '../../context.ts';
+import { distinctWords } from '../../db/search/fold.ts';
+import { type MatchMode, SEARCH_TARGETS } from '../../db/search/index.ts';
+import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
+import type { KeyValue } from '../../http/cursor.ts';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
+import * as users from '../users/service.ts';
+import { canCreateGroup, canEditGroup, canSeeGroup, groupScope } from './policy.ts';
+import type { GroupExpansions } from './present.ts';
+import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { AreaUpsertBody, GroupExpansion } from './schema.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+const NOUN: Record<GroupKind, string> = { team: 'Team', area: 'Area' };
+
+const DEFAULT_STATUSES: { name: string; stage: TaskStage; color: string }[] = [
+  { name: 'Backlog', stage: 'backlog', color: '#95a2b3' },
+  { name: 'Todo', stage: 'unstarted', color: '#e2e2e2' },
+  { name: 'In Progress', stage: 'started', color: '#f2c94c' },
+  { name: 'Done', stage: 'completed', color: '#5e6ad2' },
+  { name: 'Canceled', stage: 'canceled', color: '#95a2b3' },
+];
+const STAGE_COLOR = Object.fromEntries(DEFAULT_STATUSES.map((s) => [s.stage, s.color])) as Record<
+  TaskStage,
+  string
+>;
+const LABEL_COLOR = '#bec2c8';
+
+export interface VisibleGroup {
+  row: GroupRow;
+  membership: MemberRole | null;
+}
+
+/** A group the caller may see, by UUID or publicId; anything else is 404. */
+export async function loadVisibleGroup(ctx: Context, kind: GroupKind, ref: string): Promise<VisibleGroup> {
+  const row = await repo.findGroup(
+    ctx.db,
+    ctx.workspace.id,
+    kind,
+    isUuid(ref) ? { id: ref.toLowerCase() } : { publicId: ref },
+  );
+  if (!row) throw notFound(NOUN[kind]);
+  const membership = await repo.membership(ctx.db, ctx.workspace.id, row.id, ctx.actor.id);
+  if (!canSeeGroup(ctx.actor, row, membership)) throw notFound(NOUN[kind]);
+  return { row, membership };
+}
+
+async function loadEditableGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
+  const { row, membership } = await loadVisibleGroup(ctx, kind, ref);
+  if (!canEditGroup(ctx.actor, membership)) {
+    throw forbidden(`Only workspace owners and admins, or owners of this ${kind}, can change it`);
+  }
+  return row;
+}
+
+/** A publicId from the name: initials of several words, else its first three letters; made unique. */
+async function derivePublicId(ctx: Context, name: string): Promise<string> {
+  const ascii = distinctWords(name)
+    .map((w) => w.normalize('NFD').replace(/[^a-z0-9]/g, ''))
+    .filter(Boolean);
+  const base = (ascii.length > 1 ? ascii.map((w) => w[0]).join('') : (ascii[0] ?? '')).slice(0, 5);
+  const stem = (base.length >= 2 ? base : (ascii[0] ?? 'T').slice(0, 3)).toUpperCase() || 'T';
+  const taken = new Set(await repo.publicIdsStartingWith(ctx.db, ctx.workspace.id, stem));
+  if (!taken.has(stem)) return stem;
+  for (let n = 2; ; n++) {
+    const candidate = `${stem.slice(0, 10 - String(n).length)}${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+async function memberRows(
+  ctx: Context,
+  groupId: string,
+  input: { id: string; role?: MemberRole }[],
+  at: string,
+) {
+  const ids = input.map((m) => m.id.toLowerCase());
+  const found = new Set((await users.usersByIds(ctx, ids)).map((u) => u.id));
+  const seen = new Set<string>();
+  return input.map((m, i): MemberRow => {
+    const id = m.id.toLowerCase();
+    if (!found.has(id)) throw invalid(`/body/members/${i}/id`, 'no user with this id in the workspace');
+    if (seen.has(id)) throw invalid(`/body/members/${i}/id`, 'listed twice');
+    seen.add(id);
+    return {
+      workspace_id: ctx.workspace.id,
+      group_id: groupId,
+      user_id: id,
+      role: m.role ?? 'member',
+      created_at: at,
+    };
+  });
+}
+
+function listRows<R extends StatusRow | LabelRow>(
+  field: 'taskStatuses' | 'taskLabels',
+  input: { id?: string }[],
+  existing: R[],
+  make: (item: never, position: number, id: string, previous: R | undefined) => R,
+): R[] {
+  const byId = new Map(existing.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  return input.map((item, position) => {
+    const id = item.id?.toLowerCase();
+    if (id !== undefined) {
+      if (!byId.has(id)) throw invalid(`/body/${field}/${position}/id`, 'not one of this group’s entries');
+      if (seen.has(id)) throw invalid(`/body/${field}/${position}/id`, 'listed twice');
+      seen.add(id);
+    }
+    return make(item as never, position, id ?? randomUUID(), id ? byId.get(id) : undefined);
+  });
+}
+
+type StatusInput = { id?: string; name: string; stage: TaskStage; color?: string };
+type LabelInput = { id?: string; name: string; color?: string };
+
+async function writeStatuses(
+  ctx: Context,
+  groupId: string,
+  input: StatusInput[],
+  existing: StatusRow[],
+  at: string,
+) {
+  const rows = listRows<StatusRow>(
+    'taskStatuses',
+    input,
+    existing,
+    (item: StatusInput, position, id, prev) => ({
+      workspace_id: ctx.workspace.id,
+      id,
+      group_id: groupId,
+      name: item.name.trim(),
+      stage: item.stage,
+      color: item.color ?? STAGE_COLOR[item.stage],
+      position,
+      created_at: prev?.created_at ?? at,
+      updated_at: at,
+    }),
+  );
+  await repo.replaceList(
+    ctx.db,
+    'task_statuses',
+    ctx.workspace.id,
+    groupId,
+    rows,
+    existing.map((r) => r.id),
+  );
+}
+
+async function writeLabels(
+  ctx: Context,
+  groupId: string,
+  input: LabelInput[],
+  existing: LabelRow[],
+  at: string,
+) {
+  const rows = listRows<LabelRow>('taskLabels', input, existing, (item: LabelInput, position, id, prev) => ({
+    workspace_id: ctx.workspace.id,
+    id,
+    group_id: groupId,
+    name: item.name.trim(),
+    color: item.color ?? prev?.color ?? LABEL_COLOR,
+    position,
+    created_at: prev?.created_at ?? at,
+    updated_at: at,
+  }));
+  await repo.replaceList(
+    ctx.db,
+    'task_labels',
+    ctx.workspace.id,
+    groupId,
+    rows,
+    existing.map((r) => r.id),
+  );
+}
+
+async function indexName(ctx: Context, row: GroupRow): Promise<void> {
+  await ctx.search.write(
+    ctx.db,
+    SEARCH_TARGETS.groups,
+    { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
+    {
+      name: row.name,
+    },
+  );
+}
+
+async function checkPublicId(ctx: Context, publicId: string, except?: string): Promise<string> {
+  const upper = publicId.toUpperCase();
+  if (await repo.publicIdTaken(ctx.db, ctx.workspace.id, upper, except)) {
+    throw conflict(`publicId ${upper} is already used by a team or area of this workspace`);
+  }
+  return upper;
+}
+
+/** POST /v1/teams and /v1/areas: create, or update when `id` is given (decisions §3, §4). */
+export async function upsertGroup(
+  ctx: Context,
+  kind: GroupKind,
+  body: AreaUpsertBody,
+): Promise<{ row: GroupRow; created: boolean }> {
+  const at = now();
+  if (body.id !== undefined) return { row: await updateGroup(ctx, kind, body.id, body, at), created: false };
+
+  if (!canCreateGroup(ctx.actor)) throw forbidden('Guests cannot create teams or areas');
+  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  const name = body.name.trim();
+  const row = await repo.insertGroup(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    kind,
+    name,
+    public_id: body.publicId ? await checkPublicId(ctx, body.publicId) : await derivePublicId(ctx, name),
+    icon: body.icon ?? null,
+    color: body.color ?? null,
+    privacy: body.privacy ?? 'workspace',
+    description: kind === 'area' ? (body.description ?? null) : null,
+    archived_at: null,
+    created_by_id: ctx.actor.id,
+    created_at: at,
+    updated_at: at,
+  });
+  // The creator is always an owner; a given member list adds to that.
+  const members = (body.members ?? []).filter((m) => m.id.toLowerCase() !== ctx.actor.id);
+  await repo.replaceMembers(ctx.db, ctx.workspace.id, row.id, [
+    {
+      workspace_id: ctx.workspace.id,
+      group_id: row.id,
+      user_id: ctx.actor.id,
+      role: 'owner',
+      created_at: at,
+    },
+    ...(await memberRows(ctx, row.id, members, at)),
+  ]);
+  await writeStatuses(ctx, row.id, body.taskStatuses ?? DEFAULT_STATUSES, [], at);
+  await writeLabels(ctx, row.id, body.taskLabels ?? [], [], at);
+  await indexName(ctx, row);
+  return { row, created: true };
+}
+
+async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: AreaUpsertBody, at: string) {
+  const current = await loadEditableGroup(ctx, kind, ref);
+  const changes: Partial<GroupRow> = { updated_at: at };
+  if (body.name !== undefined) changes.name = body.name.trim();
+  if (body.publicId !== undefined) changes.public_id = await checkPublicId(ctx, body.publicId, current.id);
+  if (body.icon !== undefined) changes.icon = body.icon;
+  if (body.color !== undefined) changes.color = body.color;
+  if (body.privacy !== undefined) changes.privacy = body.privacy;
+  if (kind === 'area' && body.description !== undefined) changes.description = body.description;
+  await repo.updateGroup(ctx.db, ctx.workspace.id, current.id, changes);
+  const row = { ...current, ...changes };
+
+  if (body.members !== undefined) {
+    await repo.replaceMembers(
+      ctx.db,
+      ctx.workspace.id,
+      row.id,
+      await memberRows(ctx, row.id, body.members, at),
+    );
+  }
+  if (body.taskStatuses !== undefined) {
+    const existing = await repo.statusesOf(ctx.db, ctx.workspace.id, [row.id]);
+    await writeStatuses(ctx, row.id, body.taskStatuses, existing, at);
+  }
+  if (body.taskLabels !== undefined) {
+    const existing = await repo.labelsOf(ctx.db, ctx.workspace.id, [row.id]);
+    await writeLabels(ctx, row.id, body.taskLabels, existing, at);
+  }
+  if (changes.name !== undefined && changes.name !== current.name) await indexName(ctx, row);
+  return row;
+}
+
+export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
+  const row = await loadEditableGroup(ctx, kind, ref);
+  if (row.archived_at !== null) return row; // archiving twice changes nothing
+  const at = now();
+  const changes = { archived_at: at, updated_at: at };
+  await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  return { ...row, ...changes };
+}
+
+export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
+  const row = await loadEditableGroup(ctx, kind, ref);
+  if (row.archived_at === null) throw new AppError('not_archived', `This ${kind} is not archived`);
+  const changes = { archived_at: null, updated_at: now() };
+  await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  return { ...row, ...changes };
+}
+
+function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(key(r));
+    if (list) list.push(r);
+    else out.set(key(r), [r]);
+  }
+  return out;
+}
+
+/** The asked-for expansions of many groups, one query per expansion. */
+export async function loadExpansions(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  rows: GroupRow[],
+  expand: Set<GroupExpansion>,
+): Promise<GroupExpansions> {
+  const ids = rows.map((r) => r.id);
+  const ws = ctx.workspace.id;
+  const out: GroupExpansions = {};
+  if (expand.has('members')) out.members = groupBy(await repo.membersOf(ctx.db, ws, ids), (m) => m.group_id);
+  if (expand.has('taskStatuses'))
+    out.taskStatuses = groupBy(await repo.statusesOf(ctx.db, ws, ids), (s) => s.group_id);
+  if (expand.has('taskLabels'))
+    out.taskLabels = groupBy(await repo.labelsOf(ctx.db, ws, ids), (l) => l.group_id);
+  return out;
+}
+
+export interface TeamSearch {
+  name?: string;
+  mode: MatchMode;
+  includeArchived: boolean;
+  limit: number;
+  after?: KeyValue[];
+}
+
+export const SEARCH_ORDER = [
+  { ref: 'g.updated_at', dir: 'desc' },
+  { ref: 'g.id', dir: 'desc' },
+] as const;
+
+/** GET /v1/teams/search: visible teams whose name matches, newest change first, and their count. */
+export async function searchTeams(ctx: Context, q: TeamSearch): Promise<{ rows: GroupRow[]; total: number }> {
+  const words = distinctWords(q.name);
+  const filtered = () => {
+    let query = repo.whereVisible(
+      ctx.db
+        .selectFrom('groups as g')
+        .where('g.workspace_id', '=', ctx.workspace.id)
+        .where('g.kind', '=', 'team'),
+      ctx.workspace.id,
+      ctx.actor.id,
+      groupScope(ctx.actor),
+    );
+    if (!q.includeArchived) query = query.where('g.archived_at', 'is', null);
+    if (words.length > 0) {
+      query = query.where(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode));
+    }
+    return query;
+  };
+  const page = await repo.pageAfter(filtered(), [...SEARCH_ORDER], q.after, q.limit);
+  const total = await repo.countOf(filtered());
+  return { rows: page, total };
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Context, now } from '../../context.ts';
+import type { DB, WorkspaceRole } from '../../db/types.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import { canCreateUser, seesWholeDirectory } from './policy.ts';
+import type { UserRow } from './repository.ts';
+import * as repo from './repository.ts';
+
+export interface NewUser {
+  name: string;
+  email: string;
+  role: WorkspaceRole;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Adds a user without any permission check: for workspace creation and the CLI. */
+export async function insertUser(db: Kysely<DB>, workspaceId: string, input: NewUser): Promise<UserRow> {
+  const email = normalizeEmail(input.email);
+  if (await repo.findUserByEmail(db, workspaceId, email)) {
+    throw new AppError('conflict', `A user with email ${email} already exists in this workspace`);
+  }
+  const at = now();
+  const row: UserRow = {
+    workspace_id: workspaceId,
+    id: randomUUID(),
+    name: input.name.trim(),
+    email,
+    role: input.role,
+    last_accessed_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await repo.insertUser(db, row);
+  return row;
+}
+
+export async function createUser(ctx: Context, input: NewUser): Promise<UserRow> {
+  if (!canCreateUser(ctx.actor, input.role)) {
+    throw forbidden(
+      ctx.actor.role === 'admin'
+        ? 'Only an owner can add another owner'
+        : 'Only owners and admins can add users',
+    );
+  }
+  return insertUser(ctx.db, ctx.workspace.id, input);
+}
+
+export async function getMe(ctx: Context): Promise<UserRow> {
+  const row = await repo.findUser(ctx.db, ctx.workspace.id, ctx.actor.id);
+  if (!row) throw new AppError('unauthenticated', 'The token no longer has a user');
+  return row;
+}
+
+export function listUsers(
+  ctx: Context,
+  page: { limit: number; after?: (string | number)[]; offset?: number },
+) {
+  return repo.listUsers(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    sharingGroupsWith: seesWholeDirectory(ctx.actor) ? undefined : ctx.actor.id,
+    ...page,
+  });
+}
+
+/** Users of this workspace by id, for expansions (members, owners, assignees). */
+export function usersByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<UserRow[]> {
+  return repo.findUsers(ctx.db, ctx.workspace.id, [...new Set(ids)]);
+}
+
+export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {
+  return repo.findUser(ctx.db, ctx.workspace.id, id);
+}
+
+export { touchUser } from './repository.ts';

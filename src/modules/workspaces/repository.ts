@@ -1,0 +1,22 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, WorkspacesTable } from '../../db/types.ts';
+
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+
+export async function insertWorkspace(db: Kysely<DB>, row: WorkspaceRow): Promise<void> {
+  await db.insertInto('workspaces').values(row).execute();
+}
+
+export async function anyWorkspace(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Claims the one-time bootstrap; true for exactly one caller, however many processes start at once. */
+export async function claimBootstrap(db: Kysely<DB>, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('instance_settings')
+    .values({ key: 'bootstrapped_at', value: at })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}

@@ -1,0 +1,68 @@
+// Creating a workspace: the workspace, its owner, the owner's first API token and the default project
+// statuses, all in one transaction. Used by the first start (bootstrap) and `cairn workspace create`.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { now } from '../../context.ts';
+import type { DB } from '../../db/types.ts';
+import { insertToken } from '../api-tokens/service.ts';
+import { createDefaults } from '../project-statuses/service.ts';
+import { presentUser } from '../users/present.ts';
+import type { User } from '../users/schema.ts';
+import { insertUser } from '../users/service.ts';
+import * as repo from './repository.ts';
+
+export interface NewWorkspace {
+  name: string;
+  ownerName: string;
+  ownerEmail: string;
+  /** Use this token instead of a random one (CAIRN_BOOTSTRAP_TOKEN). */
+  token?: string;
+}
+
+export interface CreatedWorkspace {
+  workspace: { id: string; name: string; createdAt: string };
+  user: User;
+  token: string;
+}
+
+export function createWorkspace(db: Kysely<DB>, input: NewWorkspace): Promise<CreatedWorkspace> {
+  return db.transaction().execute((trx) => createWorkspaceIn(trx, input));
+}
+
+/** createWorkspace inside the caller's transaction. */
+export async function createWorkspaceIn(trx: Kysely<DB>, input: NewWorkspace): Promise<CreatedWorkspace> {
+  {
+    const at = now();
+    const workspace = { id: randomUUID(), name: input.name.trim(), created_at: at, updated_at: at };
+    await repo.insertWorkspace(trx, workspace);
+    const user = await insertUser(trx, workspace.id, {
+      name: input.ownerName,
+      email: input.ownerEmail,
+      role: 'owner',
+    });
+    const { token } = await insertToken(trx, workspace.id, user.id, 'Initial token', input.token);
+    await createDefaults(trx, workspace.id);
+    return {
+      workspace: { id: workspace.id, name: workspace.name, createdAt: workspace.created_at },
+      user: presentUser(user),
+      token,
+    };
+  }
+}
+
+/**
+ * On an empty database, creates workspace "Default" with an owner and a token (decisions §1). Returns
+ * what it created, or null when the database already had a workspace.
+ */
+export async function bootstrap(db: Kysely<DB>, token: string | undefined): Promise<CreatedWorkspace | null> {
+  if (await repo.anyWorkspace(db)) return null;
+  return db.transaction().execute(async (trx) => {
+    if (!(await repo.claimBootstrap(trx, now()))) return null;
+    return createWorkspaceIn(trx, {
+      name: 'Default',
+      ownerName: 'Owner',
+      ownerEmail: 'owner@localhost',
+      token,
+    });
+  });
+}
