@@ -15,7 +15,7 @@ import { type Cursors, createCursors } from './http/cursor.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { Problem } from './http/schemas.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import groupRoutes from './modules/groups/routes.ts';
@@ -68,10 +68,11 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Fastify types this factory as its own Ajv pool; ours has the same call shape (validation.ts).
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
-  app.setValidatorCompiler(validatorCompiler());
   app.addSchema(Problem);
   registerErrorHandling(app);
 

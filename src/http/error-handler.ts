@@ -13,7 +13,8 @@ interface AjvError {
 }
 
 function validationErrors(error: FastifyError): FieldError[] {
-  const part = (error.validationContext ?? 'body') as string;
+  const context = (error.validationContext ?? 'body') as string;
+  const part = context === 'querystring' ? 'query' : context;
   return ((error.validation ?? []) as AjvError[]).map((e) => {
     let path = `/${part}${e.instancePath}`;
     let message = e.message ?? 'is invalid';

@@ -11,8 +11,12 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
 
-/** Names: 1 to 512 characters once trimmed (decisions §4); the handler trims. */
-export const Name = Type.String({ minLength: 1, maxLength: 512, pattern: '\\S' });
+/** Names: 1 to 512 characters once trimmed (decisions §4); services store them trimmed. */
+export const Name = Type.String({
+  maxLength: 1536,
+  pattern: '^\\s*\\S([\\s\\S]{0,510}\\S)?\\s*$',
+  description: '1 to 512 characters, not counting leading and trailing white space',
+});
 export const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', examples: ['#5e6ad2'] });
 export const Icon = Type.String({ minLength: 1, maxLength: 64 });
 

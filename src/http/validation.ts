@@ -23,9 +23,19 @@ function make(options: Options): Ajv {
   return ajv;
 }
 
-export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+/**
+ * Fastify's compilersFactory.buildValidator: called for every encapsulation context (including those
+ * that add shared schemas), so no plugin can fall back to Fastify's coercing, field-stripping default.
+ */
+export function buildValidator(
+  externalSchemas: Record<string, unknown> = {},
+): FastifySchemaCompiler<unknown> {
   const strict = make({ coerceTypes: false });
   const coercing = make({ coerceTypes: 'array' });
+  for (const schema of Object.values(externalSchemas)) {
+    strict.addSchema(schema as object);
+    coercing.addSchema(schema as object);
+  }
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     return ajv.compile(schema as object);

@@ -66,8 +66,14 @@ async function derivePublicId(ctx: Context, name: string): Promise<string> {
   const ascii = distinctWords(name)
     .map((w) => w.normalize('NFD').replace(/[^a-z0-9]/g, ''))
     .filter(Boolean);
-  const base = (ascii.length > 1 ? ascii.map((w) => w[0]).join('') : (ascii[0] ?? '')).slice(0, 5);
-  const stem = (base.length >= 2 ? base : (ascii[0] ?? 'T').slice(0, 3)).toUpperCase() || 'T';
+  const base =
+    ascii.length > 1
+      ? ascii
+          .map((w) => w[0])
+          .join('')
+          .slice(0, 5)
+      : (ascii[0] ?? '').slice(0, 3);
+  const stem = base.toUpperCase() || 'G';
   const taken = new Set(await repo.publicIdsStartingWith(ctx.db, ctx.workspace.id, stem));
   if (!taken.has(stem)) return stem;
   for (let n = 2; ; n++) {

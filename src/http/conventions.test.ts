@@ -1,0 +1,193 @@
+// The conventions every route shares (decisions §4–§6), checked through real routes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { problem, setup } from '../test/helpers.ts';
+
+const f = await setup();
+
+describe('authentication', () => {
+  test('no token is 401 with a Bearer challenge', async () => {
+    const res = await f.anonymous.get('/v1/me');
+    problem(res, 401, 'unauthenticated');
+    assert.equal(res.headers['www-authenticate'], 'Bearer realm="cairn"');
+  });
+
+  test('a wrong token, or another scheme, is 401 and says why in the challenge', async () => {
+    const wrong = await f.anonymous.get('/v1/me', { authorization: 'Bearer cairn_nope' });
+    problem(wrong, 401, 'unauthenticated');
+    assert.equal(wrong.headers['www-authenticate'], 'Bearer realm="cairn", error="invalid_token"');
+    const basic = await f.anonymous.get('/v1/me', { authorization: 'Basic dXNlcjpwYXNz' });
+    problem(basic, 401, 'unauthenticated');
+    assert.equal(basic.headers['www-authenticate'], 'Bearer realm="cairn", error="invalid_request"');
+  });
+
+  test('authentication comes before validation: a bad body without a token is still 401', async () => {
+    problem(await f.anonymous.post('/v1/teams', { nope: 1 }), 401, 'unauthenticated');
+  });
+});
+
+describe('routing', () => {
+  test('an unknown path is 404 not_found as problem+json', async () => {
+    const res = await f.owner.get('/v1/nothing-here');
+    const body = problem(res, 404, 'not_found');
+    assert.equal(body.type, 'urn:cairn:problem:not_found');
+    assert.equal(body.title, 'Not found');
+  });
+
+  test('a known path with another method is 405 with Allow', async () => {
+    const res = await f.owner.raw({ method: 'PUT', url: '/v1/teams' });
+    problem(res, 405, 'method_not_allowed');
+    assert.equal(res.headers.allow, 'POST');
+    const get = await f.owner.raw({ method: 'DELETE', url: '/v1/me' });
+    problem(get, 405, 'method_not_allowed');
+    assert.equal(get.headers.allow, 'GET');
+  });
+});
+
+describe('request bodies', () => {
+  test('malformed JSON is 400 invalid_json', async () => {
+    const res = await f.owner.raw({
+      method: 'POST',
+      url: '/v1/teams',
+      payload: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    problem(res, 400, 'invalid_json');
+  });
+
+  test('a body that is not JSON is 415 unsupported_media_type', async () => {
+    const res = await f.owner.raw({
+      method: 'POST',
+      url: '/v1/teams',
+      payload: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    problem(res, 415, 'unsupported_media_type');
+  });
+
+  test('a body over 2 MiB is 413 payload_too_large', async () => {
+    const res = await f.owner.post('/v1/teams', { name: 'x'.repeat(2 * 1024 * 1024 + 10) });
+    problem(res, 413, 'payload_too_large');
+  });
+
+  test('unknown fields are 400 with the field named, and nothing is created', async () => {
+    const res = await f.owner.post('/v1/teams', { name: 'Ghost team', colour: '#ffffff' });
+    const body = problem(res, 400, 'validation_failed');
+    assert.deepEqual(body.errors, [{ path: '/body/colour', message: 'is not a known field' }]);
+    const search = await f.owner.get('/v1/teams/search?name=ghost');
+    assert.equal(search.body.total, 0);
+  });
+
+  test('wrong types are not coerced in bodies', async () => {
+    const res = await f.owner.post('/v1/teams', { name: 42, privacy: 'secret', color: 'red' });
+    const body = problem(res, 400, 'validation_failed');
+    const paths = body.errors.map((e: { path: string }) => e.path).sort();
+    assert.ok(paths.includes('/body/name'), JSON.stringify(body.errors));
+    assert.ok(paths.includes('/body/privacy'), JSON.stringify(body.errors));
+    assert.ok(paths.includes('/body/color'), JSON.stringify(body.errors));
+  });
+
+  test('a missing body where one is required is 400 validation_failed', async () => {
+    problem(await f.owner.post('/v1/teams'), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/users', []), 400, 'validation_failed');
+  });
+
+  test('names are 1 to 512 characters and not blank', async () => {
+    problem(await f.owner.post('/v1/teams', { name: '' }), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/teams', { name: '   ' }), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/teams', { name: 'n'.repeat(513) }), 400, 'validation_failed');
+    const ok = await f.owner.post('/v1/teams', { name: `  ${'n'.repeat(510)}  ` });
+    assert.equal(ok.status, 201);
+    assert.equal(ok.body.name, 'n'.repeat(510));
+  });
+});
+
+describe('query conventions', () => {
+  test('string flags take true/false/1/0 in any case, and a bare flag is true', async () => {
+    for (const value of ['true', 'TRUE', 'False', '1', '0']) {
+      const res = await f.owner.get(`/v1/teams/search?includeArchived=${value}`);
+      assert.equal(res.status, 200, value);
+    }
+    assert.equal((await f.owner.get('/v1/teams/search?includeArchived')).status, 200);
+    const bad = problem(await f.owner.get('/v1/teams/search?includeArchived=yes'), 400, 'validation_failed');
+    assert.equal(bad.errors[0].path, '/query/includeArchived');
+  });
+
+  test('limit is 1 to 100; anything else is 400', async () => {
+    for (const limit of ['0', '101', '-1', 'abc', '1.5']) {
+      const res = await f.owner.get(`/v1/teams/search?limit=${limit}`);
+      const body = problem(res, 400, 'validation_failed');
+      assert.equal(body.errors[0].path, '/query/limit', limit);
+    }
+    assert.equal((await f.owner.get('/v1/teams/search?limit=100')).status, 200);
+  });
+
+  test('expand takes all, none, a list, repeats and expand[]; unknown names are 400', async () => {
+    const created = await f.owner.post('/v1/teams', { name: 'Expand Team' });
+    const id = created.body.id;
+    const keys = async (qs: string) => {
+      const res = await f.owner.get(`/v1/teams/${id}${qs}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return ['members', 'taskStatuses', 'taskLabels'].filter((k) => k in res.body);
+    };
+    assert.deepEqual(await keys(''), ['members', 'taskStatuses', 'taskLabels']);
+    assert.deepEqual(await keys('?expand=all'), ['members', 'taskStatuses', 'taskLabels']);
+    assert.deepEqual(await keys('?expand=none'), []);
+    assert.deepEqual(await keys('?expand=members,taskLabels'), ['members', 'taskLabels']);
+    assert.deepEqual(await keys('?expand=members&expand=taskStatuses'), ['members', 'taskStatuses']);
+    assert.deepEqual(await keys('?expand[]=taskStatuses'), ['taskStatuses']);
+    const bad = problem(await f.owner.get(`/v1/teams/${id}?expand=owner`), 400, 'validation_failed');
+    assert.equal(bad.errors[0].path, '/query/expand');
+    problem(await f.owner.get(`/v1/teams/${id}?expand=none,members`), 400, 'validation_failed');
+  });
+
+  test('offset with cursor is 400, and offset must be a non-negative integer', async () => {
+    await f.owner.post('/v1/collections', { name: 'C1' });
+    await f.owner.post('/v1/collections', { name: 'C2' });
+    const first = await f.owner.get('/v1/collections?limit=1');
+    assert.equal(first.body.hasMore, true);
+    const both = problem(
+      await f.owner.get(`/v1/collections?offset=1&cursor=${first.body.nextCursor}`),
+      400,
+      'validation_failed',
+    );
+    assert.equal(both.errors[0].path, '/query/offset');
+    problem(await f.owner.get('/v1/collections?offset=-1'), 400, 'validation_failed');
+    const skipped = await f.owner.get('/v1/collections?offset=1&limit=1');
+    assert.equal(skipped.status, 200);
+    assert.equal(skipped.body.data[0].name, 'C2');
+  });
+
+  test('a tampered cursor, or one from another query, is 400 invalid_cursor', async () => {
+    for (const name of ['Cursor A', 'Cursor B', 'Cursor C']) await f.owner.post('/v1/teams', { name });
+    const page = await f.owner.get('/v1/teams/search?name=cursor&limit=1');
+    const cursor: string = page.body.nextCursor;
+    assert.equal(typeof cursor, 'string');
+    assert.equal((await f.owner.get(`/v1/teams/search?name=cursor&limit=1&cursor=${cursor}`)).status, 200);
+
+    const [payload, mac] = cursor.split('.');
+    const edited = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    edited.k[1] = '00000000-0000-0000-0000-000000000000';
+    const forged = `${Buffer.from(JSON.stringify(edited)).toString('base64url')}.${mac}`;
+    problem(await f.owner.get(`/v1/teams/search?name=cursor&cursor=${forged}`), 400, 'invalid_cursor');
+    problem(await f.owner.get('/v1/teams/search?name=cursor&cursor=garbage'), 400, 'invalid_cursor');
+    problem(await f.owner.get(`/v1/teams/search?name=other&cursor=${cursor}`), 400, 'invalid_cursor');
+    problem(await f.owner.get(`/v1/collections?cursor=${cursor}`), 400, 'invalid_cursor');
+    const other = await f.newWorkspace('Cursorless');
+    problem(await other.owner.get(`/v1/teams/search?name=cursor&cursor=${cursor}`), 400, 'invalid_cursor');
+  });
+});
+
+describe('request ids', () => {
+  test('every response carries X-Request-Id; a sane incoming one is echoed', async () => {
+    const generated = await f.owner.get('/v1/me');
+    assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const echoed = await f.owner.get('/v1/me', { 'x-request-id': 'trace-123' });
+    assert.equal(echoed.headers['x-request-id'], 'trace-123');
+    const error = await f.anonymous.get('/v1/me', { 'x-request-id': 'trace-456' });
+    assert.equal(error.headers['x-request-id'], 'trace-456');
+    assert.equal(error.body.requestId, 'trace-456');
+    const unsafe = await f.owner.get('/v1/me', { 'x-request-id': 'bad id\twith spaces' });
+    assert.notEqual(unsafe.headers['x-request-id'], 'bad id\twith spaces');
+  });
+});

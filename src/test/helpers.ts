@@ -1,0 +1,174 @@
+// Test fixtures: every test file gets its own database (a fresh SQLite file, or a fresh PostgreSQL
+// schema when CAIRN_TEST_DATABASE=postgres), migrated, with one workspace, and drops it afterwards.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import pg from 'pg';
+import { type App, buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
+
+export const onPostgres = process.env.CAIRN_TEST_DATABASE === 'postgres';
+
+export interface TestDatabase {
+  database: Database;
+  drop(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (onPostgres) {
+    const url = process.env.TEST_POSTGRES_URL;
+    if (!url) throw new Error('CAIRN_TEST_DATABASE=postgres needs TEST_POSTGRES_URL');
+    const schema = `cairn_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    const database = openDatabase(url, { schema, poolSize: 5 });
+    return {
+      database,
+      async drop() {
+        await database.close();
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
+  const database = openDatabase(`file:${join(dir, 'test.db')}`);
+  return {
+    database,
+    async drop() {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+export interface Client {
+  get(url: string, headers?: Record<string, string>): Promise<Response>;
+  post(url: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  delete(url: string, headers?: Record<string, string>): Promise<Response>;
+  raw(options: {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    payload?: string;
+    headers?: Record<string, string>;
+  }): Promise<Response>;
+}
+
+export function client(app: App, token: string | null): Client {
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const send: Client['raw'] = async ({ method, url, payload, headers }) => {
+    const res = await app.inject({ method, url, payload, headers: { ...auth, ...headers } });
+    const type = String(res.headers['content-type'] ?? '');
+    return {
+      status: res.statusCode,
+      headers: res.headers as Response['headers'],
+      body: type.includes('json') && res.body !== '' ? JSON.parse(res.body) : res.body,
+    };
+  };
+  return {
+    get: (url, headers) => send({ method: 'GET', url, headers }),
+    delete: (url, headers) => send({ method: 'DELETE', url, headers }),
+    post: (url, body, headers) =>
+      send({
+        method: 'POST',
+        url,
+        payload: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      }),
+    raw: send,
+  };
+}
+
+export interface Fixture {
+  app: App;
+  database: Database;
+  /** The first workspace and its owner. */
+  ws: CreatedWorkspace;
+  owner: Client;
+  anonymous: Client;
+  /** Another workspace, made the way the CLI makes one. */
+  newWorkspace(name?: string): Promise<{ ws: CreatedWorkspace; owner: Client }>;
+  /** A user of the first workspace with this role, and a client holding their token. */
+  newUser(role: 'owner' | 'admin' | 'member' | 'guest', name?: string): Promise<{ id: string; api: Client }>;
+}
+
+let userCount = 0;
+
+/** Builds the app on a fresh database and tears it all down after the file's tests. */
+export async function setup(): Promise<Fixture> {
+  const { database, drop } = await openTestDatabase();
+  await migrateToLatest(database);
+  const config = loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' });
+  const app = await buildApp({ config, database, logger: false });
+  after(async () => {
+    await app.close();
+    await drop();
+  });
+  const ws = await createWorkspace(database.db, {
+    name: 'Acme',
+    ownerName: 'Olive Owner',
+    ownerEmail: 'olive@acme.test',
+  });
+  const owner = client(app, ws.token);
+  return {
+    app,
+    database,
+    ws,
+    owner,
+    anonymous: client(app, null),
+    async newWorkspace(name = 'Other') {
+      const other = await createWorkspace(database.db, {
+        name,
+        ownerName: `${name} Owner`,
+        ownerEmail: `owner@${name.toLowerCase()}.test`,
+      });
+      return { ws: other, owner: client(app, other.token) };
+    },
+    async newUser(role, name) {
+      userCount += 1;
+      const display = name ?? `${role} ${userCount}`;
+      const created = await owner.post('/v1/users', {
+        name: display,
+        email: `user${userCount}@acme.test`,
+        role,
+      });
+      if (created.status !== 201) throw new Error(`cannot create user: ${JSON.stringify(created.body)}`);
+      const token = await owner.post('/v1/api-tokens', { name: 'test', userId: created.body.id });
+      if (token.status !== 201) throw new Error(`cannot create token: ${JSON.stringify(token.body)}`);
+      return { id: created.body.id, api: client(app, token.body.token) };
+    },
+  };
+}
+
+/** Asserts a problem+json response with this status and code; returns the body. */
+export function problem(res: Response, status: number, code: string): any {
+  const detail = JSON.stringify(res.body);
+  if (res.status !== status) throw new Error(`expected ${status} ${code}, got ${res.status}: ${detail}`);
+  if (!String(res.headers['content-type']).startsWith('application/problem+json')) {
+    throw new Error(`expected application/problem+json, got ${res.headers['content-type']}`);
+  }
+  if (res.body?.code !== code) throw new Error(`expected code ${code}, got ${detail}`);
+  if (
+    res.body.status !== status ||
+    typeof res.body.requestId !== 'string' ||
+    typeof res.body.detail !== 'string'
+  ) {
+    throw new Error(`malformed problem: ${detail}`);
+  }
+  return res.body;
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
