@@ -19,8 +19,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
-  if (onPostgres) {
+export async function openTestDatabase(
+  dialect: 'sqlite' | 'postgres' = onPostgres ? 'postgres' : 'sqlite',
+): Promise<TestDatabase> {
+  if (dialect === 'postgres') {
     const url = process.env.TEST_POSTGRES_URL;
     if (!url) throw new Error('CAIRN_TEST_DATABASE=postgres needs TEST_POSTGRES_URL');
     const schema = `cairn_test_${randomBytes(6).toString('hex')}`;
@@ -51,6 +53,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON; tests assert its exact shape.
   body: any;
 }
 
@@ -107,8 +110,8 @@ export interface Fixture {
 let userCount = 0;
 
 /** Builds the app on a fresh database and tears it all down after the file's tests. */
-export async function setup(): Promise<Fixture> {
-  const { database, drop } = await openTestDatabase();
+export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
+  const { database, drop } = await openTestDatabase(dialect);
   await migrateToLatest(database);
   const config = loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' });
   const app = await buildApp({ config, database, logger: false });
@@ -153,6 +156,7 @@ export async function setup(): Promise<Fixture> {
 }
 
 /** Asserts a problem+json response with this status and code; returns the body. */
+// biome-ignore lint/suspicious/noExplicitAny: the problem body, for tests to read errors[] from.
 export function problem(res: Response, status: number, code: string): any {
   const detail = JSON.stringify(res.body);
   if (res.status !== status) throw new Error(`expected ${status} ${code}, got ${res.status}: ${detail}`);

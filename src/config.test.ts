@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute', () => {
+  const c = loadConfig({});
+  assert.deepEqual(c, {
+    host: '127.0.0.1',
+    port: 8080,
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    logLevel: 'info',
+    bootstrapToken: undefined,
+    publicUrl: 'http://127.0.0.1:8080',
+    rateLimit: 1000,
+    webhookAllowPrivate: false,
+  });
+});
+
+test('reads every variable', () => {
+  const c = loadConfig({
+    HOST: '0.0.0.0',
+    PORT: '9000',
+    DATABASE_URL: 'postgres://u@db/cairn',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    LOG_LEVEL: 'DEBUG',
+    CAIRN_BOOTSTRAP_TOKEN: 't'.repeat(32),
+    CAIRN_PUBLIC_URL: 'https://cairn.example.com/',
+    CAIRN_RATE_LIMIT: '50',
+    CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  assert.equal(c.port, 9000);
+  assert.equal(c.logLevel, 'debug');
+  assert.equal(c.publicUrl, 'https://cairn.example.com');
+  assert.equal(c.rateLimit, 50);
+  assert.equal(c.webhookAllowPrivate, true);
+});
+
+test('a bad value names its variable', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ CAIRN_BOOTSTRAP_TOKEN: 'short' }, 'CAIRN_BOOTSTRAP_TOKEN'],
+    [{ CAIRN_PUBLIC_URL: 'ftp://x' }, 'CAIRN_PUBLIC_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ CAIRN_RATE_LIMIT: '0' }, 'CAIRN_RATE_LIMIT'],
+    [{ CAIRN_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'],
+  ];
+  for (const [env, variable] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) =>
+        e instanceof ConfigError && e.variable === variable && e.message.startsWith(`invalid ${variable}:`),
+      variable,
+    );
+  }
+});

@@ -1,0 +1,161 @@
+// The server and the CLI as real processes, on the database of this pass: first start prints a token
+// that works, the CLI makes an isolated workspace, SIGTERM stops cleanly, bad configuration is one line.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import pg from 'pg';
+import { onPostgres } from './test/helpers.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+let databaseUrl: string;
+
+if (onPostgres) {
+  const url = process.env.TEST_POSTGRES_URL!;
+  const schema = `cairn_proc_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const withSchema = new URL(url);
+  withSchema.searchParams.set('options', `-c search_path=${schema},public`);
+  databaseUrl = withSchema.toString();
+  after(async () => {
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  });
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-proc-'));
+  databaseUrl = `file:${join(dir, 'cairn.db')}`;
+  after(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' };
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ['src/cli.ts', ...args], {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    encoding: 'utf8',
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(): Promise<Server> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: root,
+    env: { ...baseEnv, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!/Server listening at (http:\/\/\S+?)"/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /Server listening at (http:\/\/\S+?)"/.exec(out)![1]!;
+  const token = /Bootstrap API token: (\S+)/.exec(out)?.[1] ?? '';
+  return { child, url, token, output: () => out, exited };
+}
+
+test('first start prints a bootstrap token that works; SIGTERM stops cleanly', async () => {
+  const server = await startServer();
+  try {
+    assert.match(server.token, /^cairn_/);
+    const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${server.token}` } });
+    assert.equal(me.status, 200);
+    const body = await me.json();
+    assert.equal(body.workspace.name, 'Default');
+    assert.equal(body.role, 'owner');
+    assert.ok(me.headers.get('x-request-id'));
+
+    const team = await fetch(`${server.url}/v1/teams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Default Team' }),
+    });
+    assert.equal(team.status, 201);
+
+    // A workspace made by the CLI sees none of the first one's teams, users or collections.
+    const made = cli([
+      'workspace',
+      'create',
+      '--name',
+      'Second',
+      '--owner-name',
+      'Sam',
+      '--owner-email',
+      'sam@two.test',
+    ]);
+    assert.equal(made.status, 0, made.stderr);
+    const created = JSON.parse(made.stdout);
+    assert.deepEqual(Object.keys(created).sort(), ['token', 'user', 'workspace']);
+    assert.equal(created.workspace.name, 'Second');
+    assert.equal(created.user.email, 'sam@two.test');
+    const auth = { authorization: `Bearer ${created.token}` };
+    const teams = await (await fetch(`${server.url}/v1/teams/search`, { headers: auth })).json();
+    assert.deepEqual(teams.data, []);
+    const users = await (await fetch(`${server.url}/v1/users`, { headers: auth })).json();
+    assert.deepEqual(
+      users.data.map((u: { email: string }) => u.email),
+      ['sam@two.test'],
+    );
+    const collections = await (await fetch(`${server.url}/v1/collections`, { headers: auth })).json();
+    assert.deepEqual(collections.data, []);
+    const other = await fetch(`${server.url}/v1/teams/${(await team.json()).id}`, { headers: auth });
+    assert.equal(other.status, 404);
+
+    assert.ok(!server.output().includes(created.token), 'tokens never reach the logs');
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  assert.equal(await server.exited, 0);
+  assert.match(server.output(), /shutting down/);
+
+  // A second start on the same database bootstraps nothing.
+  const again = await startServer();
+  again.child.kill('SIGTERM');
+  assert.equal(await again.exited, 0);
+  assert.equal(again.token, '');
+});
+
+test('the CLI refuses bad arguments with one line and exit code 2', () => {
+  const missing = cli(['workspace', 'create', '--name', 'X']);
+  assert.equal(missing.status, 2);
+  assert.equal(missing.stderr.trim().split('\n').length, 1);
+  assert.match(missing.stderr, /^cairn: workspace create needs --name, --owner-name and --owner-email/);
+  const email = cli(['workspace', 'create', '--name', 'X', '--owner-name', 'Y', '--owner-email', 'nope']);
+  assert.equal(email.status, 2);
+  assert.match(email.stderr, /is not an email address/);
+  const unknown = cli(['frobnicate']);
+  assert.equal(unknown.status, 2);
+  const migrate = cli(['migrate']);
+  assert.equal(migrate.status, 0, migrate.stderr);
+  assert.deepEqual(JSON.parse(migrate.stdout).applied, []);
+});
+
+test('a bad setting stops the server with one line naming the variable', () => {
+  const res = spawnSync(process.execPath, ['src/main.ts'], {
+    cwd: root,
+    env: { ...baseEnv, PORT: 'eighty' },
+    encoding: 'utf8',
+  });
+  assert.equal(res.status, 1);
+  assert.equal(res.stderr, 'cairn: invalid PORT: "eighty" is not a whole number from 0 to 65535\n');
+});
