@@ -3,6 +3,7 @@
 // to the same codes; anything unexpected is logged with its stack and answered as a bare 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isUniqueViolation } from '../db/errors.ts';
 import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 
 interface AjvError {
@@ -38,6 +39,10 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 
 function toAppError(error: FastifyError): AppError | null {
   if (error instanceof AppError) return error;
+  // Services check uniqueness first; this is the race two concurrent requests can still run into.
+  if (isUniqueViolation(error)) {
+    return new AppError('conflict', 'Another request changed the same thing at the same time; retry');
+  }
   if (error.validation) {
     const errors = validationErrors(error);
     const first = errors[0];
@@ -109,5 +114,3 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendProblem(reply, request, new AppError('not_found', `No route for ${request.method} ${path}`));
   });
 }
-
-export { ERROR_STATUS };
