@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<void> {
     const database = openDatabase(config.databaseUrl);
     try {
       await migrateToLatest(database);
-      const created = await createWorkspace(database.db, { name, ownerName, ownerEmail });
+      const created = await createWorkspace(database, { name, ownerName, ownerEmail });
       process.stdout.write(`${JSON.stringify(created)}\n`);
     } finally {
       await database.close();

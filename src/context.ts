@@ -17,6 +17,8 @@ export interface Actor {
 export interface WorkspaceRef {
   id: string;
   name: string;
+  /** Small per-instance number (search/fts5.ts prefixes indexed words with it). */
+  code: number;
 }
 
 export interface Auth {

@@ -26,7 +26,7 @@ try {
   fail(`cannot prepare the database (${database.description}): ${(error as Error).message}`);
 }
 
-const created = await bootstrap(database.db, config.bootstrapToken);
+const created = await bootstrap(database, config.bootstrapToken);
 if (created) {
   const line = config.bootstrapToken
     ? 'Bootstrap API token: (the value of CAIRN_BOOTSTRAP_TOKEN)'

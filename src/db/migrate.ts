@@ -5,12 +5,14 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Database, Dialect } from './index.ts';
 import * as foundation from './migrations/0001_foundation.ts';
+import * as projectsTasks from './migrations/0002_projects_tasks.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
 // Names sort in the order they run. Append only; never edit one that has shipped.
 const MIGRATIONS: Record<string, { up: Up }> = {
   '0001_foundation': foundation,
+  '0002_projects_tasks': projectsTasks,
 };
 
 class Provider implements MigrationProvider {

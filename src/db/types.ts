@@ -15,6 +15,8 @@ export interface InstanceSettingsTable {
 
 export interface WorkspacesTable {
   id: string;
+  /** A small per-instance number; SQLite's task search prefixes indexed words with it (search/fts5.ts). */
+  code: number;
   name: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -23,6 +25,7 @@ export interface WorkspacesTable {
 export type WorkspaceRole = 'owner' | 'admin' | 'member' | 'guest';
 
 export interface UsersTable {
+  seq: Generated<number>;
   workspace_id: string;
   id: string;
   name: string;
@@ -119,6 +122,101 @@ export interface ProjectStatusesTable {
   updated_at: Timestamp;
 }
 
+export interface CountersTable {
+  workspace_id: string;
+  name: string;
+  value: number;
+}
+
+export interface ProjectsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: string;
+  name: string;
+  slug: string;
+  icon: string | null;
+  color: string | null;
+  start_date: Timestamp | null;
+  due_date: Timestamp | null;
+  owner_id: string | null;
+  collection_id: string | null;
+  status_id: string;
+  description_html: string;
+  description_markdown: string;
+  archived_at: Timestamp | null;
+  created_by_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectTeamsTable {
+  workspace_id: string;
+  project_id: string;
+  group_id: string;
+  position: number;
+}
+
+export type Visibility = 'workspace' | 'private';
+
+export interface TasksTable {
+  /** Renumbered on every change: seq order is change order (see migration 0002). */
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: number;
+  name: string;
+  description_html: string;
+  description_markdown: string;
+  due_date: Timestamp | null;
+  completed_at: Timestamp | null;
+  priority: boolean | number;
+  visibility: Visibility;
+  created_by_id: string;
+  project_id: string | null;
+  group_id: string;
+  status_id: string;
+  assigned_to_id: string | null;
+  repeat_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface TaskLabelLinksTable {
+  workspace_id: string;
+  task_id: string;
+  label_id: string;
+}
+
+export interface PostsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: string;
+  content: string;
+  action: string | null;
+  action_value: string | null;
+  entity_type: string;
+  entity_id: string;
+  parent_id: string | null;
+  owner_id: string;
+  is_resolved: boolean | number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  actor_id: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   instance_settings: InstanceSettingsTable;
   workspaces: WorkspacesTable;
@@ -130,4 +228,11 @@ export interface DB {
   task_labels: TaskLabelsTable;
   collections: CollectionsTable;
   project_statuses: ProjectStatusesTable;
+  counters: CountersTable;
+  projects: ProjectsTable;
+  project_teams: ProjectTeamsTable;
+  tasks: TasksTable;
+  task_label_links: TaskLabelLinksTable;
+  posts: PostsTable;
+  events: EventsTable;
 }

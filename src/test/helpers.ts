@@ -119,7 +119,7 @@ export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
     await app.close();
     await drop();
   });
-  const ws = await createWorkspace(database.db, {
+  const ws = await createWorkspace(database, {
     name: 'Acme',
     ownerName: 'Olive Owner',
     ownerEmail: 'olive@acme.test',
@@ -132,7 +132,7 @@ export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
     owner,
     anonymous: client(app, null),
     async newWorkspace(name = 'Other') {
-      const other = await createWorkspace(database.db, {
+      const other = await createWorkspace(database, {
         name,
         ownerName: `${name} Owner`,
         ownerEmail: `owner@${name.toLowerCase()}.test`,

@@ -17,11 +17,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     );
     create table workspaces (
       id ${T.id} primary key,
+      code integer not null unique,
       name text not null,
       created_at ${T.ts} not null,
       updated_at ${T.ts} not null
     );
     create table users (
+      seq ${T.seq},
       workspace_id ${T.id} not null references workspaces (id),
       id ${T.id} not null,
       name text not null,
@@ -30,7 +32,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       last_accessed_at ${T.ts},
       created_at ${T.ts} not null,
       updated_at ${T.ts} not null,
-      primary key (workspace_id, id),
+      ${rowKey} (workspace_id, id),
       unique (workspace_id, email)
     );
     create table api_tokens (
@@ -128,9 +130,12 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   `;
   const search =
     dialect === 'sqlite'
-      ? `create virtual table groups_fts using fts5 (name, content = '', contentless_delete = 1, tokenize = 'ascii')`
+      ? `create virtual table groups_fts using fts5 (name, content = '', contentless_delete = 1, tokenize = 'ascii');
+         create virtual table users_fts using fts5 (name, content = '', contentless_delete = 1, tokenize = 'ascii')`
       : `alter table groups add column name_tsv tsvector not null default ''::tsvector;
-         create index groups_name_tsv on groups using gin (workspace_id, name_tsv)`;
+         create index groups_name_tsv on groups using gin (workspace_id, name_tsv);
+         alter table users add column name_tsv tsvector not null default ''::tsvector;
+         create index users_name_tsv on users using gin (workspace_id, name_tsv)`;
   for (const statement of [...statements(text), ...statements(search)]) {
     await sql.raw(statement).execute(db);
   }

@@ -1,7 +1,7 @@
 // PostgreSQL: a `<field>_tsv` tsvector column per field with a GIN index led by workspace_id. The
 // vector is built from our folded words with array_to_tsvector and the query is a tsquery literal of
 // 'w':* prefixes, so PostgreSQL's own parser and dictionaries never touch the text: the words are the
-// same ones SQLite indexes.
+// same ones SQLite indexes. Filters are ordinary SQL conditions on the row.
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
@@ -12,6 +12,8 @@ export function tsquery(words: string[]): string {
 }
 
 export class TsvectorSearch implements SearchProvider {
+  readonly kind = 'tsvector';
+
   async write(
     db: Kysely<DB>,
     target: SearchTarget,
@@ -21,12 +23,6 @@ export class TsvectorSearch implements SearchProvider {
     const sets = target.fields.map(
       (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${distinctWords(texts[f])}::text[])`,
     );
-    await sql`update ${sql.table(target.table)} set ${sql.join(sets)}
-      where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
-  }
-
-  async remove(db: Kysely<DB>, target: SearchTarget, row: IndexedRow): Promise<void> {
-    const sets = target.fields.map((f) => sql`${sql.ref(`${f}_tsv`)} = ''::tsvector`);
     await sql`update ${sql.table(target.table)} set ${sql.join(sets)}
       where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
   }

@@ -21,6 +21,7 @@ export interface TokenOwner {
   token_last_used_at: string | null;
   workspace_id: string;
   workspace_name: string;
+  workspace_code: number;
   user_id: string;
   user_name: string;
   user_email: string;
@@ -42,6 +43,7 @@ export function findActiveTokenByHash(db: Kysely<DB>, hash: string): Promise<Tok
       't.last_used_at as token_last_used_at',
       'w.id as workspace_id',
       'w.name as workspace_name',
+      'w.code as workspace_code',
       'u.id as user_id',
       'u.name as user_name',
       'u.email as user_email',

@@ -79,7 +79,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Auth 
     await users.touchUser(db, found.workspace_id, found.user_id, at);
   }
   return {
-    workspace: { id: found.workspace_id, name: found.workspace_name },
+    workspace: { id: found.workspace_id, name: found.workspace_name, code: Number(found.workspace_code) },
     actor: {
       id: found.user_id,
       name: found.user_name,

@@ -4,8 +4,9 @@ import { after, type KeyValue } from '../../http/cursor.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
-export async function insertUser(db: Kysely<DB>, row: UserRow): Promise<void> {
-  await db.insertInto('users').values(row).execute();
+export async function insertUser(db: Kysely<DB>, row: Omit<UserRow, 'seq'>): Promise<UserRow> {
+  const { seq } = await db.insertInto('users').values(row).returning('seq').executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
 }
 
 export function findUser(db: Kysely<DB>, workspaceId: string, id: string): Promise<UserRow | undefined> {

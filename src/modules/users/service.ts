@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, now } from '../../context.ts';
+import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { canCreateUser, seesWholeDirectory } from './policy.ts';
@@ -18,13 +19,18 @@ export function normalizeEmail(email: string): string {
 }
 
 /** Adds a user without any permission check: for workspace creation and the CLI. */
-export async function insertUser(db: Kysely<DB>, workspaceId: string, input: NewUser): Promise<UserRow> {
+export async function insertUser(
+  db: Kysely<DB>,
+  search: SearchProvider,
+  workspaceId: string,
+  input: NewUser,
+): Promise<UserRow> {
   const email = normalizeEmail(input.email);
   if (await repo.findUserByEmail(db, workspaceId, email)) {
     throw new AppError('conflict', `A user with email ${email} already exists in this workspace`);
   }
   const at = now();
-  const row: UserRow = {
+  const row = await repo.insertUser(db, {
     workspace_id: workspaceId,
     id: randomUUID(),
     name: input.name.trim(),
@@ -33,8 +39,8 @@ export async function insertUser(db: Kysely<DB>, workspaceId: string, input: New
     last_accessed_at: null,
     created_at: at,
     updated_at: at,
-  };
-  await repo.insertUser(db, row);
+  });
+  await search.write(db, SEARCH_TARGETS.users, { seq: row.seq, workspaceId, id: row.id }, { name: row.name });
   return row;
 }
 
@@ -46,7 +52,7 @@ export async function createUser(ctx: Context, input: NewUser): Promise<UserRow>
         : 'Only owners and admins can add users',
     );
   }
-  return insertUser(ctx.db, ctx.workspace.id, input);
+  return insertUser(ctx.db, ctx.search, ctx.workspace.id, input);
 }
 
 export async function getMe(ctx: Context): Promise<UserRow> {
@@ -69,6 +75,17 @@ export function listUsers(
 /** Users of this workspace by id, for expansions (members, owners, assignees). */
 export function usersByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<UserRow[]> {
   return repo.findUsers(ctx.db, ctx.workspace.id, [...new Set(ids)]);
+}
+
+/** Ids of this workspace's users whose name matches every word (assigneeName, ownerName). */
+export async function userIdsByName(ctx: Context, words: string[]): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom('users as u')
+    .select('u.id')
+    .where('u.workspace_id', '=', ctx.workspace.id)
+    .where(ctx.search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all'))
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {

@@ -7,6 +7,15 @@ export async function insertWorkspace(db: Kysely<DB>, row: WorkspaceRow): Promis
   await db.insertInto('workspaces').values(row).execute();
 }
 
+/** The next workspace code; the unique constraint turns a concurrent duplicate into a conflict. */
+export async function nextCode(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.max('code').as('max'))
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
 export async function anyWorkspace(db: Kysely<DB>): Promise<boolean> {
   return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
 }

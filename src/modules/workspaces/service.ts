@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { now } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import type { SearchProvider } from '../../db/search/index.ts';
 import type { DB } from '../../db/types.ts';
 import { insertToken } from '../api-tokens/service.ts';
 import { createDefaults } from '../project-statuses/service.ts';
@@ -25,17 +27,27 @@ export interface CreatedWorkspace {
   token: string;
 }
 
-export function createWorkspace(db: Kysely<DB>, input: NewWorkspace): Promise<CreatedWorkspace> {
-  return db.transaction().execute((trx) => createWorkspaceIn(trx, input));
+export function createWorkspace(database: Database, input: NewWorkspace): Promise<CreatedWorkspace> {
+  return database.db.transaction().execute((trx) => createWorkspaceIn(trx, database.search, input));
 }
 
 /** createWorkspace inside the caller's transaction. */
-export async function createWorkspaceIn(trx: Kysely<DB>, input: NewWorkspace): Promise<CreatedWorkspace> {
+export async function createWorkspaceIn(
+  trx: Kysely<DB>,
+  search: SearchProvider,
+  input: NewWorkspace,
+): Promise<CreatedWorkspace> {
   {
     const at = now();
-    const workspace = { id: randomUUID(), name: input.name.trim(), created_at: at, updated_at: at };
+    const workspace = {
+      id: randomUUID(),
+      code: await repo.nextCode(trx),
+      name: input.name.trim(),
+      created_at: at,
+      updated_at: at,
+    };
     await repo.insertWorkspace(trx, workspace);
-    const user = await insertUser(trx, workspace.id, {
+    const user = await insertUser(trx, search, workspace.id, {
       name: input.ownerName,
       email: input.ownerEmail,
       role: 'owner',
@@ -54,11 +66,14 @@ export async function createWorkspaceIn(trx: Kysely<DB>, input: NewWorkspace): P
  * On an empty database, creates workspace "Default" with an owner and a token (decisions §1). Returns
  * what it created, or null when the database already had a workspace.
  */
-export async function bootstrap(db: Kysely<DB>, token: string | undefined): Promise<CreatedWorkspace | null> {
-  if (await repo.anyWorkspace(db)) return null;
-  return db.transaction().execute(async (trx) => {
+export async function bootstrap(
+  database: Database,
+  token: string | undefined,
+): Promise<CreatedWorkspace | null> {
+  if (await repo.anyWorkspace(database.db)) return null;
+  return database.db.transaction().execute(async (trx) => {
     if (!(await repo.claimBootstrap(trx, now()))) return null;
-    return createWorkspaceIn(trx, {
+    return createWorkspaceIn(trx, database.search, {
       name: 'Default',
       ownerName: 'Owner',
       ownerEmail: 'owner@localhost',
