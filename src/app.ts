@@ -21,6 +21,8 @@ import collectionRoutes from './modules/collections/routes.ts';
 import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
+import projectRoutes from './modules/projects/routes.ts';
+import taskRoutes from './modules/tasks/routes.ts';
 import userRoutes from './modules/users/routes.ts';
 
 export interface Services {
@@ -122,6 +124,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(groupRoutes);
   await app.register(collectionRoutes);
   await app.register(projectStatusRoutes);
+  await app.register(projectRoutes);
+  await app.register(taskRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {

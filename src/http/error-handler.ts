@@ -5,27 +5,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isUniqueViolation } from '../db/errors.ts';
 import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
-
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
+import { type AjvError, fieldErrors } from './validation.ts';
 
 function validationErrors(error: FastifyError): FieldError[] {
   const context = (error.validationContext ?? 'body') as string;
-  const part = context === 'querystring' ? 'query' : context;
-  return ((error.validation ?? []) as AjvError[]).map((e) => {
-    let path = `/${part}${e.instancePath}`;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') path += `/${String(e.params.missingProperty)}`;
-    if (e.keyword === 'additionalProperties') {
-      path += `/${String(e.params.additionalProperty)}`;
-      message = 'is not a known field';
-    }
-    return { path, message };
-  });
+  return fieldErrors(
+    (error.validation ?? []) as AjvError[],
+    `/${context === 'querystring' ? 'query' : context}`,
+  );
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

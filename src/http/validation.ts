@@ -4,6 +4,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from './errors.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -40,4 +41,30 @@ export function buildValidator(
     const ajv = httpPart === 'body' ? strict : coercing;
     return ajv.compile(schema as object);
   };
+}
+
+export interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Ajv's errors as {path, message}, paths led by `prefix` (`/body`, `/query`, `/body/tasks/3`). */
+export function fieldErrors(errors: AjvError[], prefix: string): FieldError[] {
+  return errors.map((e) => {
+    const path = `${prefix}${e.instancePath}`;
+    if (e.keyword === 'required')
+      return { path: `${path}/${String(e.params.missingProperty)}`, message: e.message ?? 'is required' };
+    if (e.keyword === 'additionalProperties') {
+      return { path: `${path}/${String(e.params.additionalProperty)}`, message: 'is not a known field' };
+    }
+    return { path, message: e.message ?? 'is invalid' };
+  });
+}
+
+/** A strict (body) validator for one schema: the field errors of a value, or none. */
+export function bodyValidator(schema: object, prefix: string): (value: unknown) => FieldError[] {
+  const validate = make({ coerceTypes: false }).compile(schema);
+  return (value) => (validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix));
 }

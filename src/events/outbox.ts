@@ -1,0 +1,50 @@
+// The event outbox (decisions §7): a change writes its event row in the same transaction as the change
+// itself, so an event exists exactly when the change committed. The webhook worker reads these rows
+// and delivers them; the payload is rendered at delivery time from the entity as GET returns it.
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../context.ts';
+
+export const EVENT_TYPES = [
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'task.restored',
+  'project.created',
+  'project.updated',
+  'project.archived',
+  'project.unarchived',
+  'project.status_updated',
+  'document.created',
+  'document.updated',
+  'document.deleted',
+  'document.restored',
+  'post.created',
+  'team.created',
+  'team.updated',
+  'area.created',
+  'area.updated',
+  'task_template.created',
+  'project_template.created',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export async function recordEvent(
+  ctx: Context,
+  type: EventType,
+  entityId: string,
+  at: string,
+): Promise<void> {
+  await ctx.db
+    .insertInto('events')
+    .values({
+      workspace_id: ctx.workspace.id,
+      id: randomUUID(),
+      type,
+      entity_type: type.slice(0, type.indexOf('.')),
+      entity_id: entityId,
+      actor_id: ctx.actor.id,
+      created_at: at,
+    })
+    .execute();
+}

@@ -1,0 +1,24 @@
+// Request shapes shared by several resources: descriptions and date inputs.
+import { Type } from 'typebox';
+
+const MAX_DESCRIPTION = 200_000;
+
+/** Markdown as a string or {markdown}, or HTML as {html} (decisions §4). */
+export const DescriptionInput = Type.Union([
+  Type.String({ maxLength: MAX_DESCRIPTION }),
+  Type.Object({ markdown: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
+  Type.Object({ html: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
+]);
+
+/** ISO 8601 with any offset, or epoch milliseconds. */
+export const DateInput = Type.Union([
+  Type.String({ minLength: 4, maxLength: 40, examples: ['2026-12-01T09:00:00.000Z'] }),
+  Type.Integer({ examples: [1795305600000] }),
+]);
+
+export const DescriptionOut = Type.Object({
+  html: Type.String(),
+  markdown: Type.Optional(Type.String({ description: 'Only with includeMarkdown' })),
+});
+
+export const Person = Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() });

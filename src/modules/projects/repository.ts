@@ -1,0 +1,175 @@
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import type { DB, ProjectsTable } from '../../db/types.ts';
+import { after, type KeyValue, type SortColumn } from '../../http/cursor.ts';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+
+const COLUMNS = [
+  'p.seq',
+  'p.workspace_id',
+  'p.id',
+  'p.public_id',
+  'p.name',
+  'p.slug',
+  'p.icon',
+  'p.color',
+  'p.start_date',
+  'p.due_date',
+  'p.owner_id',
+  'p.collection_id',
+  'p.status_id',
+  'p.description_html',
+  'p.description_markdown',
+  'p.archived_at',
+  'p.created_by_id',
+  'p.created_at',
+  'p.updated_at',
+] as const;
+
+export async function insertProject(db: Kysely<DB>, row: Omit<ProjectRow, 'seq'>): Promise<ProjectRow> {
+  const { seq } = await db.insertInto('projects').values(row).returning('seq').executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
+}
+
+export async function updateProject(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  changes: Partial<ProjectRow>,
+) {
+  await db
+    .updateTable('projects')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export function findProject(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ref: { id: string } | { publicId: string },
+): Promise<ProjectRow | undefined> {
+  let q = db.selectFrom('projects as p').select(COLUMNS).where('p.workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('p.id', '=', ref.id) : q.where('p.public_id', '=', ref.publicId);
+  return q.executeTakeFirst();
+}
+
+export function findProjects(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<ProjectRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('projects as p')
+    .select(COLUMNS)
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.id', 'in', ids)
+    .execute();
+}
+
+export async function slugsStartingWith(
+  db: Kysely<DB>,
+  workspaceId: string,
+  stem: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('projects')
+    .select('slug')
+    .where('workspace_id', '=', workspaceId)
+    .where('slug', '>=', stem)
+    .where('slug', '<', `${stem}\u007f`)
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+/** Team ids of each project, in their order. */
+export async function teamsOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  projectIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (projectIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('project_teams')
+    .select(['project_id', 'group_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('project_id', 'in', projectIds)
+    .orderBy('project_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.project_id);
+    if (list) list.push(r.group_id);
+    else out.set(r.project_id, [r.group_id]);
+  }
+  return out;
+}
+
+export async function replaceTeams(
+  db: Kysely<DB>,
+  workspaceId: string,
+  projectId: string,
+  groupIds: string[],
+) {
+  await db
+    .deleteFrom('project_teams')
+    .where('workspace_id', '=', workspaceId)
+    .where('project_id', '=', projectId)
+    .execute();
+  await db
+    .insertInto('project_teams')
+    .values(
+      groupIds.map((group_id, position) => ({
+        workspace_id: workspaceId,
+        project_id: projectId,
+        group_id,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/** Projects with at least one team in `groupIds` (visibility), as a condition on alias p. */
+export function hasTeamIn(groupIds: string[]): RawBuilder<SqlBool> {
+  if (groupIds.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`exists (select 1 from project_teams pt where pt.workspace_id = p.workspace_id
+    and pt.project_id = p.id and pt.group_id in (${sql.join(groupIds)}))`;
+}
+
+export interface ProjectQuery {
+  workspaceId: string;
+  where: RawBuilder<SqlBool>[];
+}
+
+function base(db: Kysely<DB>, q: ProjectQuery) {
+  let query = db.selectFrom('projects as p').where('p.workspace_id', '=', q.workspaceId);
+  for (const w of q.where) query = query.where(w);
+  return query;
+}
+
+export function pageProjects(
+  db: Kysely<DB>,
+  q: ProjectQuery,
+  order: SortColumn[],
+  afterKey: KeyValue[] | undefined,
+  limit: number,
+  offset = 0,
+): Promise<ProjectRow[]> {
+  let query = base(db, q).select(COLUMNS);
+  if (afterKey) query = query.where(after(order, afterKey));
+  for (const c of order) query = query.orderBy(sql.ref(c.ref), c.dir);
+  return query
+    .offset(offset)
+    .limit(limit + 1)
+    .execute();
+}
+
+export async function countProjects(db: Kysely<DB>, q: ProjectQuery): Promise<number> {
+  const row = await base(db, q)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function projectIdsWhere(db: Kysely<DB>, q: ProjectQuery): Promise<string[]> {
+  return (await base(db, q).select('p.id').execute()).map((r) => r.id);
+}

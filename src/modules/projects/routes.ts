@@ -1,0 +1,210 @@
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import { type Context, inTransaction, readContext } from '../../context.ts';
+import { auth } from '../../http/auth.ts';
+import { checkPageInput, toPage } from '../../http/cursor.ts';
+import { flag, parseExpand } from '../../http/query.ts';
+import { errors, IdParams, Page } from '../../http/schemas.ts';
+import { type ProjectPresentation, presentProjects } from './present.ts';
+import {
+  PROJECT_EXPANSIONS,
+  Project,
+  ProjectListQuery,
+  ProjectReadQuery,
+  ProjectSearchQuery,
+  ProjectStatusUpdateBody,
+  ProjectUpsertBody,
+} from './schema.ts';
+import type { LoadedProject } from './service.ts';
+import * as service from './service.ts';
+
+const tags = ['projects'];
+const ProjectRef = Type.Ref('Project');
+
+function presentation(q: {
+  expand?: string[];
+  'expand[]'?: string[];
+  includeMarkdown?: string;
+}): ProjectPresentation {
+  return { expand: parseExpand(q, PROJECT_EXPANSIONS), includeMarkdown: flag(q.includeMarkdown) };
+}
+
+async function one(ctx: Context, project: LoadedProject, p: ProjectPresentation) {
+  return (await presentProjects(ctx, [project], p))[0]!;
+}
+
+export default async function projectRoutes(app: App): Promise<void> {
+  const { database, cursors } = app.cairn;
+  app.addSchema(Project);
+
+  app.post(
+    '/v1/projects',
+    {
+      schema: {
+        tags,
+        summary: 'Create a project, or update one when id is given',
+        querystring: ProjectReadQuery,
+        body: ProjectUpsertBody,
+        response: { 200: ProjectRef, 201: ProjectRef, ...errors('not_found', 'forbidden', 'conflict') },
+      },
+    },
+    async (request, reply) => {
+      const p = presentation(request.query);
+      const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
+        const { project, created } = await service.upsertProject(ctx, request.body);
+        return { created, out: await one(ctx, project, p) };
+      });
+      return reply.code(created ? 201 : 200).send(out);
+    },
+  );
+
+  app.get(
+    '/v1/projects/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A project by UUID or publicId',
+        params: IdParams,
+        querystring: ProjectReadQuery,
+        response: { 200: ProjectRef, ...errors('not_found') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      return one(ctx, await service.loadVisibleProject(ctx, request.params.id), presentation(request.query));
+    },
+  );
+
+  const actions = {
+    archive: { summary: 'Archive a project', run: service.archiveProject, codes: [] },
+    unarchive: { summary: 'Unarchive a project', run: service.unarchiveProject, codes: ['not_archived'] },
+  } as const;
+  for (const [action, { summary, run, codes }] of Object.entries(actions)) {
+    app.post(
+      `/v1/projects/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary,
+          params: IdParams,
+          querystring: ProjectReadQuery,
+          response: { 200: ProjectRef, ...errors('not_found', 'forbidden', ...codes) },
+        },
+      },
+      async (request) => {
+        const p = presentation(request.query);
+        return inTransaction(database, auth(request), async (ctx) =>
+          one(ctx, await run(ctx, request.params.id), p),
+        );
+      },
+    );
+  }
+
+  app.post(
+    '/v1/projects/:id/status-update',
+    {
+      schema: {
+        tags,
+        summary: 'Set the project status and post a status update',
+        params: IdParams,
+        querystring: ProjectReadQuery,
+        body: ProjectStatusUpdateBody,
+        response: { 200: ProjectRef, ...errors('not_found', 'forbidden') },
+      },
+    },
+    async (request) => {
+      const p = presentation(request.query);
+      return inTransaction(database, auth(request), async (ctx) =>
+        one(ctx, await service.postStatusUpdate(ctx, request.params.id, request.body), p),
+      );
+    },
+  );
+
+  app.get(
+    '/v1/projects/list',
+    {
+      schema: {
+        tags,
+        summary: 'Projects, newest first',
+        querystring: ProjectListQuery,
+        response: { 200: Page(ProjectRef), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const limit = q.limit ?? 50;
+      checkPageInput({ limit, cursor: q.cursor, offset: q.offset });
+      const p = presentation(q);
+      const ctx = readContext(database, auth(request));
+      const filter = {
+        teamId: q.teamId,
+        ownerId: q.ownerId,
+        statusId: q.statusId,
+        collectionId: q.collectionId,
+        includeArchived: flag(q.includeArchived),
+      };
+      const scope = JSON.stringify(['projects.list', ctx.workspace.id, ctx.actor.id, filter]);
+      const { rows, total } = await service.listProjects(ctx, filter, {
+        limit,
+        offset: q.offset,
+        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
+        withTotal: flag(q.includeTotal),
+      });
+      const page = toPage(rows, limit, cursors, scope, (r) => [r.created_at, r.id]);
+      const teams = await service.teamIdsOf(
+        ctx,
+        page.data.map((r) => r.id),
+      );
+      const data = await presentProjects(
+        ctx,
+        page.data.map((row) => ({ row, teamIds: teams.get(row.id) ?? [] })),
+        p,
+      );
+      return { ...page, data, ...(total !== undefined ? { total } : {}) };
+    },
+  );
+
+  app.get(
+    '/v1/projects/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search projects by name, description, owner name and team name',
+        querystring: ProjectSearchQuery,
+        response: { 200: Page(ProjectRef), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const limit = q.limit ?? 50;
+      const p = presentation(q);
+      const ctx = readContext(database, auth(request));
+      const s = {
+        name: q.name,
+        description: q.description,
+        ownerName: q.ownerName,
+        teamName: q.teamName,
+        mode: q.matchMode ?? 'all',
+        teamId: q.teamId,
+        includeArchived: flag(q.includeArchived),
+      } as const;
+      const scope = JSON.stringify(['projects.search', ctx.workspace.id, ctx.actor.id, s]);
+      const key = q.cursor ? cursors.decode(scope, q.cursor, 3) : undefined;
+      const { rows, total } = await service.searchProjects(ctx, s, {
+        limit,
+        after: key ? { tier: Number(key[0]), after: key.slice(1) } : undefined,
+      });
+      const page = toPage(rows, limit, cursors, scope, (r) => [r.tier, r.row.updated_at, r.row.id]);
+      const teams = await service.teamIdsOf(
+        ctx,
+        page.data.map((r) => r.row.id),
+      );
+      const data = await presentProjects(
+        ctx,
+        page.data.map(({ row }) => ({ row, teamIds: teams.get(row.id) ?? [] })),
+        p,
+      );
+      return { ...page, data, total };
+    },
+  );
+}

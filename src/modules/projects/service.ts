@@ -1,0 +1,353 @@
+// Operations on projects, each inside the caller's transaction, each writing its event.
+import { randomUUID } from 'node:crypto';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Context, now } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import { distinctWords, words } from '../../db/search/fold.ts';
+import { type MatchMode, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import type { KeyValue } from '../../http/cursor.ts';
+import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { toTimestampOrNull } from '../../text/dates.ts';
+import { type DescriptionInput, EMPTY, fromInput, plainText } from '../../text/description.ts';
+import * as collections from '../collections/service.ts';
+import * as groups from '../groups/service.ts';
+import { isUuid } from '../groups/service.ts';
+import * as posts from '../posts/service.ts';
+import * as statuses from '../project-statuses/service.ts';
+import * as users from '../users/service.ts';
+import { canChangeProjects, canSeeProject } from './policy.ts';
+import type { ProjectRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { ProjectStatusUpdateBody, ProjectUpsertBody } from './schema.ts';
+
+export interface LoadedProject {
+  row: ProjectRow;
+  teamIds: string[];
+}
+
+/** A project the caller may see, by UUID or publicId; anything else is 404. */
+export async function loadVisibleProject(ctx: Context, ref: string): Promise<LoadedProject> {
+  const row = await repo.findProject(
+    ctx.db,
+    ctx.workspace.id,
+    isUuid(ref) ? { id: ref.toLowerCase() } : { publicId: ref },
+  );
+  if (!row) throw notFound('Project');
+  const teamIds = (await repo.teamsOf(ctx.db, ctx.workspace.id, [row.id])).get(row.id) ?? [];
+  if (!canSeeProject(teamIds, await groups.groupVisibility(ctx))) throw notFound('Project');
+  return { row, teamIds };
+}
+
+async function loadChangeableProject(ctx: Context, ref: string): Promise<LoadedProject> {
+  const loaded = await loadVisibleProject(ctx, ref);
+  if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot change projects');
+  return loaded;
+}
+
+/** The visible projects among ids (for task expansions and references). */
+export async function visibleProjects(ctx: Context, ids: string[]): Promise<Map<string, ProjectRow>> {
+  const rows = await repo.findProjects(ctx.db, ctx.workspace.id, [...new Set(ids)]);
+  const teams = await repo.teamsOf(
+    ctx.db,
+    ctx.workspace.id,
+    rows.map((r) => r.id),
+  );
+  const visibility = await groups.groupVisibility(ctx);
+  return new Map(rows.filter((r) => canSeeProject(teams.get(r.id) ?? [], visibility)).map((r) => [r.id, r]));
+}
+
+export async function teamIdsOf(ctx: Context, projectIds: string[]): Promise<Map<string, string[]>> {
+  return repo.teamsOf(ctx.db, ctx.workspace.id, [...new Set(projectIds)]);
+}
+
+/** The slug of a name: its folded ASCII words joined by dashes, made unique in the workspace. */
+async function slugFor(ctx: Context, name: string, except?: ProjectRow): Promise<string> {
+  const stem =
+    words(name)
+      .map((w) => w.replace(/[^a-z0-9]/g, ''))
+      .filter(Boolean)
+      .join('-')
+      .slice(0, 60)
+      .replace(/-+$/, '') || 'project';
+  // A rename that keeps the same stem keeps the slug (and so the project's links).
+  if (except && (except.slug === stem || new RegExp(`^${stem}-\\d+$`).test(except.slug))) return except.slug;
+  const taken = await repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem);
+  if (!taken.has(stem)) return stem;
+  for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
+}
+
+async function checkTeams(ctx: Context, ids: string[], path: string): Promise<string[]> {
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const found = new Map((await groups.groupsByIds(ctx, unique)).map((g) => [g.id, g]));
+  const visibility = await groups.groupVisibility(ctx);
+  unique.forEach((id, i) => {
+    const g = found.get(id);
+    if (!g || g.kind !== 'team' || !visibility.visible.has(id)) {
+      throw invalid(ids.length === 1 ? path : `${path}/${i}`, 'no team with this id');
+    }
+  });
+  return unique;
+}
+
+async function checkReferences(ctx: Context, body: ProjectUpsertBody): Promise<void> {
+  if (body.ownerId && !(await users.findUser(ctx, body.ownerId.toLowerCase()))) {
+    throw invalid('/body/ownerId', 'no user with this id in the workspace');
+  }
+  if (body.statusId && !(await statuses.findStatus(ctx, body.statusId.toLowerCase()))) {
+    throw invalid('/body/statusId', 'no project status with this id');
+  }
+  if (body.collectionId && !(await collections.findCollection(ctx, body.collectionId.toLowerCase()))) {
+    throw invalid('/body/collectionId', 'no collection with this id');
+  }
+}
+
+function describe(input: DescriptionInput | null | undefined) {
+  return input === null || input === undefined ? EMPTY : fromInput(input);
+}
+
+async function index(ctx: Context, row: ProjectRow): Promise<void> {
+  await ctx.search.write(
+    ctx.db,
+    SEARCH_TARGETS.projects,
+    { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
+    { name: row.name, description: plainText(row.description_html) },
+  );
+}
+
+/** POST /v1/projects: create, or update when `id` is given. */
+export async function upsertProject(
+  ctx: Context,
+  body: ProjectUpsertBody,
+): Promise<{ project: LoadedProject; created: boolean }> {
+  const at = now();
+  if (body.id !== undefined) return { project: await updateProject(ctx, body.id, body, at), created: false };
+  if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot create projects');
+  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  if (body.teamId === undefined && body.teamIds === undefined)
+    throw invalid('/body/teamId', 'is required when creating');
+  const teamIds = await checkTeams(
+    ctx,
+    [...(body.teamId ? [body.teamId] : []), ...(body.teamIds ?? [])],
+    body.teamId ? '/body/teamId' : '/body/teamIds',
+  );
+  await checkReferences(ctx, body);
+  const name = body.name.trim();
+  const description = describe(body.description);
+  const statusId = body.statusId?.toLowerCase() ?? (await statuses.listStatuses(ctx))[0]?.id;
+  if (!statusId) throw new AppError('conflict', 'The workspace has no project statuses');
+  const row = await repo.insertProject(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'project')),
+    name,
+    slug: await slugFor(ctx, name),
+    icon: body.icon ?? null,
+    color: body.color ?? null,
+    start_date: toTimestampOrNull(body.startDate ?? null, '/body/startDate'),
+    due_date: toTimestampOrNull(body.dueDate ?? null, '/body/dueDate'),
+    owner_id: body.ownerId === undefined ? ctx.actor.id : (body.ownerId?.toLowerCase() ?? null),
+    collection_id: body.collectionId?.toLowerCase() ?? null,
+    status_id: statusId,
+    description_html: description.html,
+    description_markdown: description.markdown,
+    archived_at: null,
+    created_by_id: ctx.actor.id,
+    created_at: at,
+    updated_at: at,
+  });
+  await repo.replaceTeams(ctx.db, ctx.workspace.id, row.id, teamIds);
+  await index(ctx, row);
+  await recordEvent(ctx, 'project.created', row.id, at);
+  return { project: { row, teamIds }, created: true };
+}
+
+async function updateProject(
+  ctx: Context,
+  ref: string,
+  body: ProjectUpsertBody,
+  at: string,
+): Promise<LoadedProject> {
+  const current = await loadChangeableProject(ctx, ref);
+  await checkReferences(ctx, body);
+  const changes: Partial<ProjectRow> = { updated_at: at };
+  if (body.name !== undefined) {
+    changes.name = body.name.trim();
+    changes.slug = await slugFor(ctx, changes.name, current.row);
+  }
+  if (body.icon !== undefined) changes.icon = body.icon;
+  if (body.color !== undefined) changes.color = body.color;
+  if (body.startDate !== undefined) changes.start_date = toTimestampOrNull(body.startDate, '/body/startDate');
+  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, '/body/dueDate');
+  if (body.ownerId !== undefined) changes.owner_id = body.ownerId?.toLowerCase() ?? null;
+  if (body.collectionId !== undefined) changes.collection_id = body.collectionId?.toLowerCase() ?? null;
+  if (body.statusId !== undefined) changes.status_id = body.statusId.toLowerCase();
+  if (body.description !== undefined) {
+    const d = describe(body.description);
+    changes.description_html = d.html;
+    changes.description_markdown = d.markdown;
+  }
+  let teamIds = current.teamIds;
+  if (body.teamId !== undefined || body.teamIds !== undefined) {
+    const given = body.teamIds ?? [body.teamId!];
+    teamIds = await checkTeams(
+      ctx,
+      body.teamIds && body.teamId ? [body.teamId, ...body.teamIds] : given,
+      body.teamIds ? '/body/teamIds' : '/body/teamId',
+    );
+    await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);
+  }
+  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  const row = { ...current.row, ...changes };
+  if (changes.name !== undefined || changes.description_html !== undefined) await index(ctx, row);
+  await recordEvent(ctx, 'project.updated', row.id, at);
+  return { row, teamIds };
+}
+
+export async function archiveProject(ctx: Context, ref: string): Promise<LoadedProject> {
+  const current = await loadChangeableProject(ctx, ref);
+  if (current.row.archived_at !== null) return current;
+  const at = now();
+  const changes = { archived_at: at, updated_at: at };
+  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  await recordEvent(ctx, 'project.archived', current.row.id, at);
+  return { ...current, row: { ...current.row, ...changes } };
+}
+
+export async function unarchiveProject(ctx: Context, ref: string): Promise<LoadedProject> {
+  const current = await loadChangeableProject(ctx, ref);
+  if (current.row.archived_at === null) throw new AppError('not_archived', 'This project is not archived');
+  const at = now();
+  const changes = { archived_at: null, updated_at: at };
+  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  await recordEvent(ctx, 'project.unarchived', current.row.id, at);
+  return { ...current, row: { ...current.row, ...changes } };
+}
+
+/** Sets the status and, in the same transaction, posts the status update on the project. */
+export async function postStatusUpdate(
+  ctx: Context,
+  ref: string,
+  body: ProjectStatusUpdateBody,
+): Promise<LoadedProject> {
+  const current = await loadChangeableProject(ctx, ref);
+  const statusId = body.statusId.toLowerCase();
+  if (!(await statuses.findStatus(ctx, statusId)))
+    throw invalid('/body/statusId', 'no project status with this id');
+  const at = now();
+  const changes = { status_id: statusId, updated_at: at };
+  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  await posts.createPost(ctx, {
+    entityType: 'project',
+    entityId: current.row.id,
+    content: body.content,
+    action: 'status_update',
+    actionValue: statusId,
+    at,
+  });
+  await recordEvent(ctx, 'project.status_updated', current.row.id, at);
+  return { ...current, row: { ...current.row, ...changes } };
+}
+
+/** Ids of projects whose name matches every word (for the tasks' projectName filter). */
+export async function projectIdsByName(ctx: Context, nameWords: string[]): Promise<string[]> {
+  return repo.projectIdsWhere(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    where: [ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field: 'name', words: nameWords }], 'all')],
+  });
+}
+
+async function visibilityCondition(ctx: Context): Promise<RawBuilder<SqlBool>[]> {
+  const visibility = await groups.groupVisibility(ctx);
+  return visibility.all ? [] : [repo.hasTeamIn([...visibility.visible])];
+}
+
+export const LIST_ORDER = [
+  { ref: 'p.created_at', dir: 'desc' },
+  { ref: 'p.id', dir: 'desc' },
+] as const;
+
+export interface ProjectListFilter {
+  teamId?: string;
+  ownerId?: string;
+  statusId?: string;
+  collectionId?: string;
+  includeArchived: boolean;
+}
+
+function listConditions(f: ProjectListFilter): RawBuilder<SqlBool>[] {
+  const where: RawBuilder<SqlBool>[] = [];
+  if (f.teamId) where.push(repo.hasTeamIn([f.teamId.toLowerCase()]));
+  if (f.ownerId) where.push(sql<SqlBool>`p.owner_id = ${f.ownerId.toLowerCase()}`);
+  if (f.statusId) where.push(sql<SqlBool>`p.status_id = ${f.statusId.toLowerCase()}`);
+  if (f.collectionId) where.push(sql<SqlBool>`p.collection_id = ${f.collectionId.toLowerCase()}`);
+  if (!f.includeArchived) where.push(sql<SqlBool>`p.archived_at is null`);
+  return where;
+}
+
+/** GET /v1/projects/list: newest first. */
+export async function listProjects(
+  ctx: Context,
+  f: ProjectListFilter,
+  page: { limit: number; after?: KeyValue[]; offset?: number; withTotal: boolean },
+): Promise<{ rows: ProjectRow[]; total?: number }> {
+  const q = {
+    workspaceId: ctx.workspace.id,
+    where: [...(await visibilityCondition(ctx)), ...listConditions(f)],
+  };
+  const rows = await repo.pageProjects(ctx.db, q, [...LIST_ORDER], page.after, page.limit, page.offset);
+  return { rows, total: page.withTotal ? await repo.countProjects(ctx.db, q) : undefined };
+}
+
+export interface ProjectSearch {
+  name?: string;
+  description?: string;
+  ownerName?: string;
+  teamName?: string;
+  mode: MatchMode;
+  teamId?: string;
+  includeArchived: boolean;
+}
+
+export const SEARCH_ORDER = [
+  { ref: 'p.updated_at', dir: 'desc' },
+  { ref: 'p.id', dir: 'desc' },
+] as const;
+
+/** GET /v1/projects/search: relevance tiers (search.md), then most recently updated first. */
+export async function searchProjects(
+  ctx: Context,
+  s: ProjectSearch,
+  page: { limit: number; after?: { tier: number; after?: KeyValue[] } },
+): Promise<{ rows: { row: ProjectRow; tier: number }[]; total: number }> {
+  const fields: (RawBuilder<SqlBool> | null)[] = [];
+  for (const field of ['name', 'description'] as const) {
+    const w = distinctWords(s[field]);
+    if (w.length > 0)
+      fields.push(ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field, words: w }], 'all'));
+  }
+  const ownerWords = distinctWords(s.ownerName);
+  if (ownerWords.length > 0) {
+    const ids = await users.userIdsByName(ctx, ownerWords);
+    fields.push(ids.length > 0 ? sql<SqlBool>`p.owner_id in (${sql.join(ids)})` : null);
+  }
+  const teamWords = distinctWords(s.teamName);
+  if (teamWords.length > 0) {
+    const ids = await groups.teamIdsByName(ctx, teamWords);
+    fields.push(ids.length > 0 ? repo.hasTeamIn(ids) : null);
+  }
+  const { tiers, matching } = tiersOf(fields, s.mode);
+  const where = [
+    ...(await visibilityCondition(ctx)),
+    ...listConditions({ teamId: s.teamId, includeArchived: s.includeArchived }),
+  ];
+  const q = (extra: RawBuilder<SqlBool> | null) => ({
+    workspaceId: ctx.workspace.id,
+    where: extra ? [...where, extra] : where,
+  });
+  const rows = await pageTiers(tiers.length, page.after, page.limit, (tier, afterKey, n) =>
+    repo.pageProjects(ctx.db, q(tiers[tier]!), [...SEARCH_ORDER], afterKey, n - 1),
+  );
+  return { rows, total: tiers.length === 0 ? 0 : await repo.countProjects(ctx.db, q(matching)) };
+}

@@ -1,0 +1,99 @@
+// Tasks to API objects. Labels and every asked-for expansion are loaded for the whole page at once.
+import type { Context } from '../../context.ts';
+import * as groups from '../groups/service.ts';
+import * as projects from '../projects/service.ts';
+import * as users from '../users/service.ts';
+import type { TaskRow } from './repository.ts';
+import type { Task, TaskExpansion } from './schema.ts';
+import { labelsOf } from './service.ts';
+
+export interface TaskPresentation {
+  expand: Set<TaskExpansion>;
+  includeMarkdown: boolean;
+}
+
+const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
+
+export async function presentTasks(
+  ctx: Context,
+  rows: TaskRow[],
+  { expand, includeMarkdown }: TaskPresentation,
+): Promise<Task[]> {
+  const labels = await labelsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  const statuses = expand.has('status')
+    ? byId(
+        await groups.statusesByIds(
+          ctx,
+          rows.map((r) => r.status_id),
+        ),
+      )
+    : undefined;
+  const teams = expand.has('team')
+    ? byId(
+        await groups.groupsByIds(
+          ctx,
+          rows.map((r) => r.group_id),
+        ),
+      )
+    : undefined;
+  // A task can sit in a project the caller cannot see: its expansion is then null.
+  const visibleProjects = expand.has('project')
+    ? await projects.visibleProjects(
+        ctx,
+        rows.flatMap((r) => (r.project_id ? [r.project_id] : [])),
+      )
+    : undefined;
+  const assignees = expand.has('assignee')
+    ? byId(
+        await users.usersByIds(
+          ctx,
+          rows.flatMap((r) => (r.assigned_to_id ? [r.assigned_to_id] : [])),
+        ),
+      )
+    : undefined;
+
+  return rows.map((row) => {
+    const out: Task = {
+      id: row.id,
+      publicId: Number(row.public_id),
+      name: row.name,
+      description: includeMarkdown
+        ? { html: row.description_html, markdown: row.description_markdown }
+        : { html: row.description_html },
+      dueDate: row.due_date,
+      completedAt: row.completed_at,
+      priority: Boolean(row.priority),
+      visibility: row.visibility,
+      createdById: row.created_by_id,
+      projectId: row.project_id,
+      teamId: row.group_id,
+      statusId: row.status_id,
+      assignedToId: row.assigned_to_id,
+      repeatId: row.repeat_id,
+      labelIds: labels.get(row.id) ?? [],
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      deletedAt: row.deleted_at,
+    };
+    if (statuses) {
+      const s = statuses.get(row.status_id)!;
+      out.status = { id: s.id, name: s.name, stage: s.stage, color: s.color };
+    }
+    if (teams) {
+      const g = teams.get(row.group_id)!;
+      out.team = { id: g.id, name: g.name, publicId: g.public_id };
+    }
+    if (visibleProjects) {
+      const p = row.project_id ? visibleProjects.get(row.project_id) : undefined;
+      out.project = p ? { id: p.id, name: p.name } : null;
+    }
+    if (assignees) {
+      const u = row.assigned_to_id ? assignees.get(row.assigned_to_id) : undefined;
+      out.assignee = u ? { id: u.id, name: u.name, email: u.email } : null;
+    }
+    return out;
+  });
+}

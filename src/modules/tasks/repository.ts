@@ -1,0 +1,187 @@
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../../db/index.ts';
+import type { DB, TasksTable } from '../../db/types.ts';
+
+export type TaskRow = Selectable<TasksTable>;
+
+export const COLUMNS = [
+  't.seq',
+  't.workspace_id',
+  't.id',
+  't.public_id',
+  't.name',
+  't.description_html',
+  't.description_markdown',
+  't.due_date',
+  't.completed_at',
+  't.priority',
+  't.visibility',
+  't.created_by_id',
+  't.project_id',
+  't.group_id',
+  't.status_id',
+  't.assigned_to_id',
+  't.repeat_id',
+  't.created_at',
+  't.updated_at',
+  't.deleted_at',
+] as const;
+
+export async function insertTask(db: Kysely<DB>, row: Omit<TaskRow, 'seq'>): Promise<TaskRow> {
+  const { seq } = await db.insertInto('tasks').values(row).returning('seq').executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
+}
+
+/** The next change number: seq order is change order (migration 0002). */
+function nextSeq(dialect: Dialect): RawBuilder<number> {
+  return dialect === 'sqlite'
+    ? sql<number>`(select coalesce(max(seq), 0) + 1 from tasks)`
+    : sql<number>`nextval('task_seq')`;
+}
+
+/** Applies changes and moves the task to the front of the change order; returns its new seq. */
+export async function updateTask(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  workspaceId: string,
+  id: string,
+  changes: Partial<Omit<TaskRow, 'seq'>>,
+): Promise<number> {
+  const { seq } = await db
+    .updateTable('tasks')
+    .set({ ...changes, seq: nextSeq(dialect) })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return Number(seq);
+}
+
+export function findTask(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ref: { id: string } | { publicId: number },
+): Promise<TaskRow | undefined> {
+  let q = db.selectFrom('tasks as t').select(COLUMNS).where('t.workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('t.id', '=', ref.id) : q.where('t.public_id', '=', ref.publicId);
+  return q.executeTakeFirst();
+}
+
+export function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
+  if (seqs.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tasks as t')
+    .select(COLUMNS)
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.seq', 'in', seqs)
+    .execute();
+}
+
+export async function labelIdsOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  taskIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (taskIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('task_label_links as l')
+    .innerJoin('task_labels as tl', (j) =>
+      j.onRef('tl.workspace_id', '=', 'l.workspace_id').onRef('tl.id', '=', 'l.label_id'),
+    )
+    .select(['l.task_id', 'l.label_id'])
+    .where('l.workspace_id', '=', workspaceId)
+    .where('l.task_id', 'in', taskIds)
+    .orderBy('l.task_id')
+    .orderBy('tl.position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.task_id);
+    if (list) list.push(r.label_id);
+    else out.set(r.task_id, [r.label_id]);
+  }
+  return out;
+}
+
+export async function replaceLabels(db: Kysely<DB>, workspaceId: string, taskId: string, labelIds: string[]) {
+  await db
+    .deleteFrom('task_label_links')
+    .where('workspace_id', '=', workspaceId)
+    .where('task_id', '=', taskId)
+    .execute();
+  if (labelIds.length > 0) {
+    await db
+      .insertInto('task_label_links')
+      .values(labelIds.map((label_id) => ({ workspace_id: workspaceId, task_id: taskId, label_id })))
+      .execute();
+  }
+}
+
+/** How many tasks (deleted or not) use each of these statuses. */
+export async function countByStatus(
+  db: Kysely<DB>,
+  workspaceId: string,
+  statusIds: string[],
+): Promise<Map<string, number>> {
+  if (statusIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('tasks')
+    .select(['status_id', (eb) => eb.fn.countAll().as('n')])
+    .where('workspace_id', '=', workspaceId)
+    .where('status_id', 'in', statusIds)
+    .groupBy('status_id')
+    .execute();
+  return new Map(rows.map((r) => [r.status_id, Number(r.n)]));
+}
+
+export interface TaskQuery {
+  workspaceId: string;
+  where: RawBuilder<SqlBool>[];
+}
+
+function base(db: Kysely<DB>, q: TaskQuery) {
+  let query = db.selectFrom('tasks as t').where('t.workspace_id', '=', q.workspaceId);
+  for (const w of q.where) query = query.where(w);
+  return query;
+}
+
+/** Up to n rows of the query, most recently changed first, after the given seq. */
+export function pageBySeq(
+  db: Kysely<DB>,
+  q: TaskQuery,
+  afterSeq: number | undefined,
+  n: number,
+): Promise<TaskRow[]> {
+  let query = base(db, q).select(COLUMNS);
+  if (afterSeq !== undefined) query = query.where('t.seq', '<', afterSeq);
+  return query.orderBy('t.seq', 'desc').limit(n).execute();
+}
+
+export async function countTasks(db: Kysely<DB>, q: TaskQuery): Promise<number> {
+  const row = await base(db, q)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** FTS5 (tagged): the seqs of up to n matches after afterSeq, newest change first. */
+export async function ftsPage(
+  db: Kysely<DB>,
+  match: string,
+  afterSeq: number | undefined,
+  n: number,
+): Promise<number[]> {
+  const after = afterSeq === undefined ? sql`` : sql`and rowid < ${afterSeq}`;
+  const { rows } = await sql<{
+    rowid: number;
+  }>`select rowid from tasks_fts where tasks_fts match ${match} ${after}
+    order by rowid desc limit ${n}`.execute(db);
+  return rows.map((r) => Number(r.rowid));
+}
+
+export async function ftsCount(db: Kysely<DB>, match: string): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from tasks_fts where tasks_fts match ${match}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,0 +1,176 @@
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import { inTransaction, readContext } from '../../context.ts';
+import { auth } from '../../http/auth.ts';
+import { toPage } from '../../http/cursor.ts';
+import { flag, parseExpand } from '../../http/query.ts';
+import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
+import { runBatch } from './batch.ts';
+import { presentTasks, type TaskPresentation } from './present.ts';
+import {
+  TASK_EXPANSIONS,
+  Task,
+  TaskBatchBody,
+  TaskBatchResult,
+  TaskReadQuery,
+  TaskSearchQuery,
+  TaskUpsertBody,
+} from './schema.ts';
+import { searchTasks } from './search.ts';
+import * as service from './service.ts';
+
+const tags = ['tasks'];
+const TaskRef = Type.Ref('Task');
+
+function presentation(q: {
+  expand?: string[];
+  'expand[]'?: string[];
+  includeMarkdown?: string;
+}): TaskPresentation {
+  return { expand: parseExpand(q, TASK_EXPANSIONS), includeMarkdown: flag(q.includeMarkdown) };
+}
+
+export default async function taskRoutes(app: App): Promise<void> {
+  const { database, cursors } = app.cairn;
+  app.addSchema(Task);
+
+  app.post(
+    '/v1/tasks',
+    {
+      schema: {
+        tags,
+        summary: 'Create a task, or update one when id is given',
+        querystring: TaskReadQuery,
+        body: TaskUpsertBody,
+        response: { 200: TaskRef, 201: TaskRef, ...errors('not_found', 'deleted', 'conflict') },
+      },
+    },
+    async (request, reply) => {
+      const p = presentation(request.query);
+      const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
+        const { row, created } = await service.upsertTask(ctx, request.body);
+        return { created, out: (await presentTasks(ctx, [row], p))[0] };
+      });
+      return reply.code(created ? 201 : 200).send(out);
+    },
+  );
+
+  app.post(
+    '/v1/tasks/batch',
+    {
+      schema: {
+        tags,
+        summary: 'Create or update up to 100 tasks; each entry succeeds or fails on its own',
+        querystring: TaskReadQuery,
+        body: TaskBatchBody,
+        response: { 200: TaskBatchResult, ...errors() },
+      },
+    },
+    async (request) => {
+      const p = presentation(request.query);
+      return runBatch(database, auth(request), request.body.tasks, (ctx, saved) =>
+        presentTasks(
+          ctx,
+          saved.map((s) => s.row),
+          p,
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/v1/tasks/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search tasks by name, description, project, team and assignee name',
+        querystring: TaskSearchQuery,
+        response: { 200: Page(TaskRef), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const limit = q.limit ?? 50;
+      const p = presentation(q);
+      const ctx = readContext(database, auth(request));
+      const s = {
+        name: q.name,
+        description: q.description,
+        projectName: q.projectName,
+        teamName: q.teamName,
+        assigneeName: q.assigneeName,
+        mode: q.matchMode ?? 'all',
+        teamId: q.teamId,
+        projectId: q.projectId,
+        includeDeleted: flag(q.includeDeleted),
+      } as const;
+      const scope = JSON.stringify(['tasks.search', ctx.workspace.id, ctx.actor.id, s]);
+      const key = q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined;
+      const { rows, total } = await searchTasks(ctx, s, {
+        limit,
+        after: key ? { tier: Number(key[0]), after: Number(key[1]) } : undefined,
+      });
+      const page = toPage(rows, limit, cursors, scope, (r) => [r.tier, Number(r.row.seq)]);
+      const data = await presentTasks(
+        ctx,
+        page.data.map((r) => r.row),
+        p,
+      );
+      return { ...page, data, total };
+    },
+  );
+
+  app.get(
+    '/v1/tasks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A task by UUID or publicId (a deleted one too, with deletedAt)',
+        params: IdParams,
+        querystring: TaskReadQuery,
+        response: { 200: TaskRef, ...errors('not_found') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      const row = await service.loadVisibleTask(ctx, request.params.id);
+      return (await presentTasks(ctx, [row], presentation(request.query)))[0];
+    },
+  );
+
+  app.delete(
+    '/v1/tasks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Soft-delete a task (deleting it again changes nothing)',
+        params: IdParams,
+        response: { 204: Empty, ...errors('not_found') },
+      },
+    },
+    async (request, reply) => {
+      await inTransaction(database, auth(request), (ctx) => service.deleteTask(ctx, request.params.id));
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v1/tasks/:id/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a soft-deleted task',
+        params: IdParams,
+        querystring: TaskReadQuery,
+        response: { 200: TaskRef, ...errors('not_found', 'not_deleted') },
+      },
+    },
+    async (request) => {
+      const p = presentation(request.query);
+      return inTransaction(database, auth(request), async (ctx) => {
+        const row = await service.restoreTask(ctx, request.params.id);
+        return (await presentTasks(ctx, [row], p))[0];
+      });
+    },
+  );
+}

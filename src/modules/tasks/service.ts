@@ -1,0 +1,259 @@
+// Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
+import { randomUUID } from 'node:crypto';
+import { type Context, now } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import { SEARCH_TARGETS, tag } from '../../db/search/index.ts';
+import type { TaskStage } from '../../db/types.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { toTimestampOrNull } from '../../text/dates.ts';
+import { EMPTY, fromInput, plainText } from '../../text/description.ts';
+import * as groups from '../groups/service.ts';
+import { isUuid } from '../groups/service.ts';
+import * as projects from '../projects/service.ts';
+import * as users from '../users/service.ts';
+import { canSeeTask } from './policy.ts';
+import type { TaskRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { TaskUpsertBody } from './schema.ts';
+
+/** A path or body id: a UUID, or a task's integer publicId. */
+function refOf(ref: string): { id: string } | { publicId: number } | null {
+  if (isUuid(ref)) return { id: ref.toLowerCase() };
+  return /^\d{1,15}$/.test(ref) ? { publicId: Number(ref) } : null;
+}
+
+/** A task the caller may see, deleted or not; anything else is 404. */
+export async function loadVisibleTask(ctx: Context, ref: string): Promise<TaskRow> {
+  const parsed = refOf(ref);
+  const row = parsed ? await repo.findTask(ctx.db, ctx.workspace.id, parsed) : undefined;
+  if (!row || !canSeeTask(ctx.actor, facts(row), await groups.groupVisibility(ctx))) throw notFound('Task');
+  return row;
+}
+
+function facts(row: TaskRow) {
+  return {
+    groupId: row.group_id,
+    visibility: row.visibility,
+    createdById: row.created_by_id,
+    assignedToId: row.assigned_to_id,
+  };
+}
+
+/** The filter tokens of a task in SQLite's search index (db/search/fts5.ts). */
+function tagsOf(row: TaskRow): string[] {
+  const tags = [tag('g', row.group_id), tag('c', row.created_by_id)];
+  if (row.deleted_at !== null) tags.push('dead');
+  if (row.visibility === 'private') tags.push('vprivate');
+  if (row.project_id) tags.push(tag('p', row.project_id));
+  if (row.assigned_to_id) tags.push(tag('a', row.assigned_to_id));
+  return tags;
+}
+
+async function index(ctx: Context, row: TaskRow, previousSeq?: number): Promise<void> {
+  await ctx.search.write(
+    ctx.db,
+    SEARCH_TARGETS.tasks,
+    {
+      seq: row.seq,
+      previousSeq,
+      workspaceId: row.workspace_id,
+      id: row.id,
+      workspaceCode: ctx.workspace.code,
+      tags: tagsOf(row),
+    },
+    { name: row.name, description: plainText(row.description_html) },
+  );
+}
+
+async function checkTeam(ctx: Context, id: string, path: string): Promise<string> {
+  const [team] = await groups.groupsByIds(ctx, [id]);
+  const visibility = await groups.groupVisibility(ctx);
+  if (!team || team.kind !== 'team' || !visibility.visible.has(team.id))
+    throw invalid(path, 'no team with this id');
+  return team.id;
+}
+
+async function checkProject(ctx: Context, id: string): Promise<string> {
+  const found = await projects.visibleProjects(ctx, [id.toLowerCase()]);
+  if (!found.has(id.toLowerCase())) throw invalid('/body/projectId', 'no project with this id');
+  return id.toLowerCase();
+}
+
+interface StatusChoice {
+  id: string;
+  stage: TaskStage;
+}
+
+/** The status of a task in `groupId`: the given one (which must be the team's), else `fallback`. */
+async function chooseStatus(
+  ctx: Context,
+  groupId: string,
+  given: string | undefined,
+  fallbackStage: TaskStage | undefined,
+): Promise<StatusChoice> {
+  const statuses = await groups.statusesOfGroups(ctx, [groupId]);
+  if (given !== undefined) {
+    const found = statuses.find((s) => s.id === given.toLowerCase());
+    if (!found) throw invalid('/body/statusId', 'not a status of the task’s team');
+    return found;
+  }
+  const byStage = (stage: TaskStage) => statuses.find((s) => s.stage === stage);
+  const chosen =
+    (fallbackStage && byStage(fallbackStage)) ?? byStage('unstarted') ?? byStage('backlog') ?? statuses[0];
+  if (!chosen) throw new AppError('conflict', 'The task’s team has no statuses');
+  return chosen;
+}
+
+async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): Promise<string[]> {
+  const own = new Set((await groups.labelsOfGroups(ctx, [groupId])).map((l) => l.id));
+  const out = labelIds.map((id) => id.toLowerCase());
+  out.forEach((id, i) => {
+    if (!own.has(id)) throw invalid(`/body/labelIds/${i}`, 'not a label of the task’s team');
+  });
+  return [...new Set(out)];
+}
+
+async function checkAssignee(ctx: Context, id: string | null): Promise<string | null> {
+  if (id === null) return null;
+  if (!(await users.findUser(ctx, id.toLowerCase())))
+    throw invalid('/body/assignedToId', 'no user with this id in the workspace');
+  return id.toLowerCase();
+}
+
+export interface SavedTask {
+  row: TaskRow;
+  labelIds: string[];
+  created: boolean;
+}
+
+/**
+ * POST /v1/tasks and each batch entry: create, or update when `id` is given. `at` is the change time
+ * and `newId` the id a created task gets (a batch hands out ids in submission order, see batch.ts).
+ */
+export async function upsertTask(
+  ctx: Context,
+  body: TaskUpsertBody,
+  at = now(),
+  newId = randomUUID(),
+): Promise<SavedTask> {
+  if (body.id !== undefined) return updateTask(ctx, body.id, body, at);
+  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  const projectId = body.projectId ? await checkProject(ctx, body.projectId) : null;
+  let groupId: string;
+  if (body.teamId !== undefined) groupId = await checkTeam(ctx, body.teamId.toLowerCase(), '/body/teamId');
+  else {
+    const first = projectId ? (await projects.teamIdsOf(ctx, [projectId])).get(projectId)?.[0] : undefined;
+    if (!first) throw invalid('/body/teamId', 'is required unless projectId names a project with a team');
+    groupId = await checkTeam(ctx, first, '/body/projectId');
+  }
+  const status = await chooseStatus(ctx, groupId, body.statusId, undefined);
+  const labelIds = await checkLabels(ctx, groupId, body.labelIds ?? []);
+  const description = body.description ? fromInput(body.description) : EMPTY;
+  const row = await repo.insertTask(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    id: newId,
+    public_id: await nextValues(ctx.db, ctx.workspace.id, 'task'),
+    name: body.name.trim(),
+    description_html: description.html,
+    description_markdown: description.markdown,
+    due_date: toTimestampOrNull(body.dueDate ?? null, '/body/dueDate'),
+    completed_at: status.stage === 'completed' ? at : null,
+    priority: body.priority ?? false,
+    visibility: body.visibility ?? 'workspace',
+    created_by_id: ctx.actor.id,
+    project_id: projectId,
+    group_id: groupId,
+    status_id: status.id,
+    assigned_to_id: await checkAssignee(ctx, body.assignedToId ?? null),
+    repeat_id: null,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  });
+  await repo.replaceLabels(ctx.db, ctx.workspace.id, row.id, labelIds);
+  await index(ctx, row);
+  await recordEvent(ctx, 'task.created', row.id, at);
+  return { row, labelIds, created: true };
+}
+
+async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: string): Promise<SavedTask> {
+  const current = await loadVisibleTask(ctx, ref);
+  if (current.deleted_at !== null) throw new AppError('deleted', 'This task is deleted; restore it first');
+  const changes: Partial<TaskRow> = { updated_at: at };
+  if (body.name !== undefined) changes.name = body.name.trim();
+  if (body.description !== undefined) {
+    const d = body.description === null ? EMPTY : fromInput(body.description);
+    changes.description_html = d.html;
+    changes.description_markdown = d.markdown;
+  }
+  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, '/body/dueDate');
+  if (body.priority !== undefined) changes.priority = body.priority;
+  if (body.visibility !== undefined) changes.visibility = body.visibility;
+  if (body.assignedToId !== undefined) changes.assigned_to_id = await checkAssignee(ctx, body.assignedToId);
+  if (body.projectId !== undefined)
+    changes.project_id = body.projectId === null ? null : await checkProject(ctx, body.projectId);
+
+  const groupId =
+    body.teamId !== undefined
+      ? await checkTeam(ctx, body.teamId.toLowerCase(), '/body/teamId')
+      : current.group_id;
+  const moved = groupId !== current.group_id;
+  const [currentStatus] = await groups.statusesByIds(ctx, [current.status_id]);
+  if (moved || body.statusId !== undefined) {
+    // Moving to another team keeps the stage: the new team's first status of the same stage.
+    const status = await chooseStatus(ctx, groupId, body.statusId, currentStatus?.stage);
+    changes.group_id = groupId;
+    changes.status_id = status.id;
+    const wasCompleted = currentStatus?.stage === 'completed';
+    if (status.stage === 'completed') changes.completed_at = wasCompleted ? current.completed_at : at;
+    else changes.completed_at = null;
+  }
+  let labelIds: string[] | undefined;
+  if (body.labelIds !== undefined) labelIds = await checkLabels(ctx, groupId, body.labelIds);
+  else if (moved) {
+    // Labels belong to a team: those of the old team do not follow the task.
+    const kept = (await repo.labelIdsOf(ctx.db, ctx.workspace.id, [current.id])).get(current.id) ?? [];
+    const own = new Set((await groups.labelsOfGroups(ctx, [groupId])).map((l) => l.id));
+    labelIds = kept.filter((id) => own.has(id));
+  }
+  if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
+
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  const row = { ...current, ...changes, seq };
+  await index(ctx, row, current.seq);
+  await recordEvent(ctx, 'task.updated', row.id, at);
+  return { row, labelIds: labelIds ?? (await labelsOf(ctx, [row.id])).get(row.id) ?? [], created: false };
+}
+
+/** DELETE /v1/tasks/{id}: soft delete; deleting a deleted task changes nothing. */
+export async function deleteTask(ctx: Context, ref: string): Promise<void> {
+  const current = await loadVisibleTask(ctx, ref);
+  if (current.deleted_at !== null) return;
+  const at = now();
+  const changes = { deleted_at: at, updated_at: at };
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  await index(ctx, { ...current, ...changes, seq }, current.seq);
+  await recordEvent(ctx, 'task.deleted', current.id, at);
+}
+
+export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
+  const current = await loadVisibleTask(ctx, ref);
+  if (current.deleted_at === null) throw new AppError('not_deleted', 'This task is not deleted');
+  const at = now();
+  const changes = { deleted_at: null, updated_at: at };
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  const row = { ...current, ...changes, seq };
+  await index(ctx, row, current.seq);
+  await recordEvent(ctx, 'task.restored', row.id, at);
+  return row;
+}
+
+export function labelsOf(ctx: Context, taskIds: string[]): Promise<Map<string, string[]>> {
+  return repo.labelIdsOf(ctx.db, ctx.workspace.id, taskIds);
+}
+
+/** How many tasks use each status (a team's status cannot be removed while tasks use it). */
+export function countByStatus(ctx: Context, statusIds: string[]): Promise<Map<string, number>> {
+  return repo.countByStatus(ctx.db, ctx.workspace.id, statusIds);
+}
