@@ -38,7 +38,17 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
     // btree_gin lets the full-text GIN indexes lead with workspace_id (decisions §1).
     await sql`create extension if not exists btree_gin`.execute(database.db);
   }
-  const migrator = new Migrator({ db: database.db, provider: new Provider(database.dialect) });
+  // Kysely looks for its own tables across every schema it can see; pin it to ours, or another
+  // schema's kysely_migration (another installation, a test) would be taken for this one's.
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new Provider(database.dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

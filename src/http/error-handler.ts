@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { isUniqueViolation } from '../db/errors.ts';
-import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
+import { AppError, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 import { type AjvError, fieldErrors } from './validation.ts';
 
 function validationErrors(error: FastifyError): FieldError[] {

@@ -112,9 +112,14 @@ let userCount = 0;
 /** Builds the app on a fresh database and tears it all down after the file's tests. */
 export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
   const { database, drop } = await openTestDatabase(dialect);
-  await migrateToLatest(database);
-  const config = loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' });
-  const app = await buildApp({ config, database, logger: false });
+  let app: App;
+  try {
+    await migrateToLatest(database);
+    app = await buildApp({ config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' }), database, logger: false });
+  } catch (error) {
+    await drop();
+    throw error;
+  }
   after(async () => {
     await app.close();
     await drop();

@@ -6,18 +6,14 @@ import { type MatchMode, SEARCH_TARGETS } from '../../db/search/index.ts';
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
 import type { KeyValue } from '../../http/cursor.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { isUuid } from '../../http/ids.ts';
+import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
 import { canCreateGroup, canEditGroup, canSeeGroup, groupScope } from './policy.ts';
 import type { GroupExpansions } from './present.ts';
 import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { AreaUpsertBody, GroupExpansion } from './schema.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 const NOUN: Record<GroupKind, string> = { team: 'Team', area: 'Area' };
 
@@ -135,6 +131,17 @@ async function writeStatuses(
   existing: StatusRow[],
   at: string,
 ) {
+  const kept = new Set(input.map((s) => s.id?.toLowerCase()));
+  const removed = existing.filter((s) => !kept.has(s.id));
+  const inUse = await tasks.countByStatus(
+    ctx,
+    removed.map((s) => s.id),
+  );
+  for (const status of removed) {
+    const n = inUse.get(status.id) ?? 0;
+    if (n > 0)
+      throw conflict(`Status "${status.name}" still has ${n} task(s); move them to another status first`);
+  }
   const rows = listRows<StatusRow>(
     'taskStatuses',
     input,
@@ -363,89 +370,4 @@ export async function searchTeams(ctx: Context, q: TeamSearch): Promise<{ rows: 
   const page = await repo.pageAfter(filtered(), [...SEARCH_ORDER], q.after, q.limit);
   const total = await repo.countOf(filtered());
   return { rows: page, total };
-}
-
-export interface GroupVisibility {
-  /** The caller sees every group of the workspace (owners, admins, or no group hidden from them). */
-  all: boolean;
-  visible: Set<string>;
-  /** Groups hidden from the caller: few in practice, which is what the task search excludes. */
-  invisible: string[];
-}
-
-// Per request: the actor object is made once per authenticated request, and a request asks several
-// times (load, check references, present). Group changes go through other routes, not these.
-const visibilityByRequest = new WeakMap<Context['actor'], Promise<GroupVisibility>>();
-
-/** Which groups of the workspace the caller sees, from one query over groups and its memberships. */
-export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
-  let found = visibilityByRequest.get(ctx.actor);
-  if (!found) {
-    found = loadVisibility(ctx);
-    visibilityByRequest.set(ctx.actor, found);
-    found.catch(() => visibilityByRequest.delete(ctx.actor));
-  }
-  return found;
-}
-
-async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
-  const rows = await ctx.db
-    .selectFrom('groups as g')
-    .leftJoin('group_members as m', (j) =>
-      j
-        .onRef('m.workspace_id', '=', 'g.workspace_id')
-        .onRef('m.group_id', '=', 'g.id')
-        .on('m.user_id', '=', ctx.actor.id),
-    )
-    .select(['g.id', 'g.privacy', 'm.role'])
-    .where('g.workspace_id', '=', ctx.workspace.id)
-    .execute();
-  const visible = new Set<string>();
-  const invisible: string[] = [];
-  for (const r of rows) {
-    if (canSeeGroup(ctx.actor, { privacy: r.privacy }, r.role ?? null)) visible.add(r.id);
-    else invisible.push(r.id);
-  }
-  return { all: invisible.length === 0, visible, invisible };
-}
-
-/** Groups by id, of any visibility: callers check it (presenting, or as a 400 for a body reference). */
-export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<GroupRow[]> {
-  return repo.findGroupsByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
-}
-
-/** Ids of teams (not areas) whose name matches every word: for teamName filters. */
-export async function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom('groups as g')
-    .select('g.id')
-    .where('g.workspace_id', '=', ctx.workspace.id)
-    .where('g.kind', '=', 'team')
-    .where(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'))
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-export function statusesOfGroups(
-  ctx: Pick<Context, 'db' | 'workspace'>,
-  groupIds: string[],
-): Promise<StatusRow[]> {
-  return repo.statusesOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
-}
-
-export function labelsOfGroups(
-  ctx: Pick<Context, 'db' | 'workspace'>,
-  groupIds: string[],
-): Promise<LabelRow[]> {
-  return repo.labelsOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
-}
-
-export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<StatusRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return ctx.db
-    .selectFrom('task_statuses')
-    .selectAll()
-    .where('workspace_id', '=', ctx.workspace.id)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
 }

@@ -1,7 +1,7 @@
 // Projects to API objects; the asked-for expansions of a whole page are loaded together.
 import type { Context } from '../../context.ts';
 import * as collections from '../collections/service.ts';
-import * as groups from '../groups/service.ts';
+import * as groups from '../groups/lookup.ts';
 import * as statuses from '../project-statuses/service.ts';
 import * as users from '../users/service.ts';
 import type { Project, ProjectExpansion } from './schema.ts';

@@ -9,11 +9,11 @@ import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { KeyValue } from '../../http/cursor.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { isUuid } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { type DescriptionInput, EMPTY, fromInput, plainText } from '../../text/description.ts';
 import * as collections from '../collections/service.ts';
-import * as groups from '../groups/service.ts';
-import { isUuid } from '../groups/service.ts';
+import * as groups from '../groups/lookup.ts';
 import * as posts from '../posts/service.ts';
 import * as statuses from '../project-statuses/service.ts';
 import * as users from '../users/service.ts';
@@ -80,13 +80,9 @@ async function slugFor(ctx: Context, name: string, except?: ProjectRow): Promise
 
 async function checkTeams(ctx: Context, ids: string[], path: string): Promise<string[]> {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const found = new Map((await groups.groupsByIds(ctx, unique)).map((g) => [g.id, g]));
-  const visibility = await groups.groupVisibility(ctx);
+  const teams = await groups.visibleTeamIds(ctx, unique);
   unique.forEach((id, i) => {
-    const g = found.get(id);
-    if (!g || g.kind !== 'team' || !visibility.visible.has(id)) {
-      throw invalid(ids.length === 1 ? path : `${path}/${i}`, 'no team with this id');
-    }
+    if (!teams.has(id)) throw invalid(ids.length === 1 ? path : `${path}/${i}`, 'no team with this id');
   });
   return unique;
 }

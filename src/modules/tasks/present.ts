@@ -1,6 +1,6 @@
 // Tasks to API objects. Labels and every asked-for expansion are loaded for the whole page at once.
 import type { Context } from '../../context.ts';
-import * as groups from '../groups/service.ts';
+import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import type { TaskRow } from './repository.ts';

@@ -8,7 +8,7 @@ import { distinctWords } from '../../db/search/fold.ts';
 import { type Exclusion, type TaggedField, type Tier, taggedMatch } from '../../db/search/fts5.ts';
 import { type MatchMode, SEARCH_TARGETS, tag } from '../../db/search/index.ts';
 import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
-import * as groups from '../groups/service.ts';
+import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import { seesAllPrivateTasks } from './policy.ts';

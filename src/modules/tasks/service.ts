@@ -6,10 +6,10 @@ import { SEARCH_TARGETS, tag } from '../../db/search/index.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { isUuid } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { EMPTY, fromInput, plainText } from '../../text/description.ts';
-import * as groups from '../groups/service.ts';
-import { isUuid } from '../groups/service.ts';
+import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import { canSeeTask } from './policy.ts';
@@ -67,11 +67,8 @@ async function index(ctx: Context, row: TaskRow, previousSeq?: number): Promise<
 }
 
 async function checkTeam(ctx: Context, id: string, path: string): Promise<string> {
-  const [team] = await groups.groupsByIds(ctx, [id]);
-  const visibility = await groups.groupVisibility(ctx);
-  if (!team || team.kind !== 'team' || !visibility.visible.has(team.id))
-    throw invalid(path, 'no team with this id');
-  return team.id;
+  if (!(await groups.visibleTeamIds(ctx, [id])).has(id)) throw invalid(path, 'no team with this id');
+  return id;
 }
 
 async function checkProject(ctx: Context, id: string): Promise<string> {

@@ -1,0 +1,99 @@
+// Read helpers other modules call: which groups a caller sees, and groups, statuses and labels by id
+// or name. Operations that change groups are in service.ts.
+import type { Context } from '../../context.ts';
+import { SEARCH_TARGETS } from '../../db/search/index.ts';
+import { canSeeGroup } from './policy.ts';
+import type { GroupRow, LabelRow, StatusRow } from './repository.ts';
+import * as repo from './repository.ts';
+
+export interface GroupVisibility {
+  /** The caller sees every group of the workspace (owners, admins, or no group hidden from them). */
+  all: boolean;
+  visible: Set<string>;
+  /** Groups hidden from the caller: few in practice, which is what the task search excludes. */
+  invisible: string[];
+}
+
+// Per request: the actor object is made once per authenticated request, and a request asks several
+// times (load, check references, present). Group changes go through other routes, not these.
+const visibilityByRequest = new WeakMap<Context['actor'], Promise<GroupVisibility>>();
+
+/** Which groups of the workspace the caller sees, from one query over groups and its memberships. */
+export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
+  let found = visibilityByRequest.get(ctx.actor);
+  if (!found) {
+    found = loadVisibility(ctx);
+    visibilityByRequest.set(ctx.actor, found);
+    found.catch(() => visibilityByRequest.delete(ctx.actor));
+  }
+  return found;
+}
+
+async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
+  const rows = await ctx.db
+    .selectFrom('groups as g')
+    .leftJoin('group_members as m', (j) =>
+      j
+        .onRef('m.workspace_id', '=', 'g.workspace_id')
+        .onRef('m.group_id', '=', 'g.id')
+        .on('m.user_id', '=', ctx.actor.id),
+    )
+    .select(['g.id', 'g.privacy', 'm.role'])
+    .where('g.workspace_id', '=', ctx.workspace.id)
+    .execute();
+  const visible = new Set<string>();
+  const invisible: string[] = [];
+  for (const r of rows) {
+    if (canSeeGroup(ctx.actor, { privacy: r.privacy }, r.role ?? null)) visible.add(r.id);
+    else invisible.push(r.id);
+  }
+  return { all: invisible.length === 0, visible, invisible };
+}
+
+/** Groups by id, of any visibility: callers check it (presenting, or as a 400 for a body reference). */
+export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<GroupRow[]> {
+  return repo.findGroupsByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
+}
+
+/** Those of `ids` that are teams (not areas) the caller sees: for team references in bodies. */
+export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<string>> {
+  const visibility = await groupVisibility(ctx);
+  const rows = await repo.findGroupsByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
+  return new Set(rows.filter((g) => g.kind === 'team' && visibility.visible.has(g.id)).map((g) => g.id));
+}
+
+/** Ids of teams (not areas) whose name matches every word: for teamName filters. */
+export async function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom('groups as g')
+    .select('g.id')
+    .where('g.workspace_id', '=', ctx.workspace.id)
+    .where('g.kind', '=', 'team')
+    .where(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export function statusesOfGroups(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  groupIds: string[],
+): Promise<StatusRow[]> {
+  return repo.statusesOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+}
+
+export function labelsOfGroups(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  groupIds: string[],
+): Promise<LabelRow[]> {
+  return repo.labelsOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+}
+
+export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<StatusRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return ctx.db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('workspace_id', '=', ctx.workspace.id)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}
