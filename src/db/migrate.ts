@@ -42,7 +42,8 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
   // schema's kysely_migration (another installation, a test) would be taken for this one's.
   const schema =
     database.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
+          ?.schema
       : undefined;
   const migrator = new Migrator({
     db: database.db,

@@ -115,7 +115,11 @@ export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
   let app: App;
   try {
     await migrateToLatest(database);
-    app = await buildApp({ config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' }), database, logger: false });
+    app = await buildApp({
+      config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' }),
+      database,
+      logger: false,
+    });
   } catch (error) {
     await drop();
     throw error;

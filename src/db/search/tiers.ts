@@ -25,7 +25,8 @@ export function tiersOf(fields: (RawBuilder<SqlBool> | null)[], mode: MatchMode)
   if (live.length === 0) return { tiers: [], matching: sql<SqlBool>`1 = 0` };
   const some = or(live);
   return {
-    tiers: all ? [all, sql<SqlBool>`(${some} and not ${all})`] : [some],
+    // coalesce: a field on a nullable column (project_id in …) is NULL, not false, and NOT NULL drops rows.
+    tiers: all ? [all, sql<SqlBool>`(${some} and not coalesce(${all}, false))`] : [some],
     matching: some,
   };
 }

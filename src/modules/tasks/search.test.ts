@@ -1,0 +1,227 @@
+// GET /v1/tasks/search and POST /v1/tasks/batch.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { problem, setup } from '../../test/helpers.ts';
+
+const f = await setup();
+const eng = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
+const ops = (await f.owner.post('/v1/teams', { name: 'Operations' })).body;
+const rocket = (await f.owner.post('/v1/projects', { name: 'Rocket Launch', teamId: eng.id })).body;
+const bea = await f.newUser('member', 'Béatrice Curie');
+
+async function create(body: Record<string, unknown>) {
+  const res = await f.owner.post('/v1/tasks?expand=none', body);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+const fuel = await create({
+  name: 'Fuel the rocket',
+  teamId: eng.id,
+  projectId: rocket.id,
+  description: 'Liquid oxygen first',
+});
+const paint = await create({ name: 'Paint the hangar', teamId: ops.id, description: 'Use the rocket red' });
+const count = await create({
+  name: 'Countdown script',
+  teamId: eng.id,
+  projectId: rocket.id,
+  assignedToId: bea.id,
+});
+const lunch = await create({ name: 'Order lunch', teamId: ops.id });
+
+async function search(qs: string) {
+  const res = await f.owner.get(`/v1/tasks/search?expand=none&limit=100&${qs}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+}
+const ids = async (qs: string) => (await search(qs)).data.map((t: { id: string }) => t.id);
+
+describe('task search', () => {
+  test('each text field, folded and by word prefix', async () => {
+    assert.deepEqual(await ids('name=fuel'), [fuel.id]);
+    assert.deepEqual(await ids('name=ROCK'), [fuel.id]);
+    assert.deepEqual(await ids('description=oxy+liq'), [fuel.id]);
+    assert.deepEqual(await ids('projectName=launch'), [count.id, fuel.id]);
+    assert.deepEqual(await ids('teamName=opera'), [lunch.id, paint.id]);
+    assert.deepEqual(await ids('assigneeName=beatrice'), [count.id]);
+    assert.deepEqual(await ids('assigneeName=nobody'), []);
+  });
+
+  test('matchMode all needs every field; any puts rows matching all fields first', async () => {
+    assert.deepEqual(await ids('name=rocket&description=rocket'), []);
+    assert.deepEqual(await ids('name=fuel&projectName=rocket'), [fuel.id]);
+    // any: fuel matches both fields, so it leads; then newest first among the rest.
+    const any = await search('name=rocket&description=oxygen&projectName=rocket&matchMode=any');
+    assert.deepEqual(
+      any.data.map((t: { id: string }) => t.id),
+      [fuel.id, count.id],
+    );
+    assert.equal(any.total, 2);
+    const tiers = await ids('name=paint&description=rocket&matchMode=any');
+    assert.deepEqual(tiers, [paint.id]);
+    assert.deepEqual(await ids('name=hangar&teamName=engineering&matchMode=any'), [
+      count.id,
+      paint.id,
+      fuel.id,
+    ]);
+  });
+
+  test('id filters always apply with AND', async () => {
+    assert.deepEqual(await ids(`name=rocket&description=rocket&matchMode=any&teamId=${ops.id}`), [paint.id]);
+    assert.deepEqual(await ids(`projectId=${rocket.id}`), [count.id, fuel.id]);
+    assert.deepEqual(await ids(`teamId=${eng.id}&name=count`), [count.id]);
+    problem(await f.owner.get('/v1/tasks/search?teamId=ENG'), 400, 'validation_failed');
+  });
+
+  test('no text lists tasks most recently changed first', async () => {
+    assert.deepEqual(await ids(''), [lunch.id, count.id, paint.id, fuel.id]);
+    await f.owner.post('/v1/tasks', { id: paint.id, priority: true });
+    assert.deepEqual(await ids(''), [paint.id, lunch.id, count.id, fuel.id]);
+    assert.deepEqual(await ids('name=the'), [paint.id, fuel.id]);
+  });
+
+  test('renaming a project, team or user changes what finds its tasks, at once', async () => {
+    await f.owner.post('/v1/projects', { id: rocket.id, name: 'Moonshot' });
+    assert.deepEqual(await ids('projectName=launch'), []);
+    assert.deepEqual(await ids('projectName=moon'), [count.id, fuel.id]);
+    await f.owner.post('/v1/teams', { id: ops.id, name: 'Facilities' });
+    assert.deepEqual(await ids('teamName=operations'), []);
+    assert.deepEqual(await ids('teamName=facil'), [paint.id, lunch.id]);
+    await f.owner.post('/v1/tasks', { id: fuel.id, name: 'Refuel the booster' });
+    assert.deepEqual(await ids('name=fuel'), []);
+    assert.deepEqual(await ids('name=refuel'), [fuel.id]);
+  });
+
+  test('deleted tasks only with includeDeleted; includeMarkdown and expand apply', async () => {
+    const gone = await create({ name: 'Obsolete chore', teamId: eng.id, description: 'old *stuff*' });
+    await f.owner.delete(`/v1/tasks/${gone.id}`);
+    assert.deepEqual(await ids('name=obsolete'), []);
+    assert.deepEqual(await ids('name=obsolete&includeDeleted=true'), [gone.id]);
+    const full = await f.owner.get(
+      '/v1/tasks/search?name=obsolete&includeDeleted&includeMarkdown=true&expand=status',
+    );
+    assert.deepEqual(full.body.data[0].description, {
+      html: '<p>old <em>stuff</em></p>',
+      markdown: 'old *stuff*',
+    });
+    assert.ok('status' in full.body.data[0]);
+    assert.ok(!('team' in full.body.data[0]));
+  });
+
+  test('a walk returns every task that existed exactly once while others are added, and total counts them', async () => {
+    for (let i = 0; i < 12; i++) await create({ name: `Walker ${i}`, teamId: eng.id });
+    const expected = await ids('name=walker');
+    assert.equal(expected.length, 12);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let added = 0;
+    do {
+      const res = await f.owner.get(
+        `/v1/tasks/search?expand=none&name=walker&limit=5${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      assert.equal(res.status, 200);
+      assert.equal(res.body.total, 12 + added);
+      seen.push(...res.body.data.map((t: { id: string }) => t.id));
+      cursor = res.body.nextCursor;
+      await create({ name: `Walker late ${added}`, teamId: eng.id });
+      added += 1;
+    } while (cursor);
+    assert.deepEqual(seen, expected);
+  });
+
+  test('a tier-crossing walk in any mode is stable too', async () => {
+    const expected = await ids('name=walker&description=nothing&teamName=engineering&matchMode=any');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await f.owner.get(
+        `/v1/tasks/search?expand=none&name=walker&teamName=engineering&description=nothing&matchMode=any&limit=4${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...res.body.data.map((t: { id: string }) => t.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, expected);
+    assert.equal(new Set(seen).size, seen.length);
+  });
+
+  test('a cursor from another search is 400', async () => {
+    const page = (await f.owner.get('/v1/tasks/search?name=walker&limit=2')).body;
+    assert.equal(typeof page.nextCursor, 'string');
+    problem(
+      await f.owner.get(`/v1/tasks/search?name=other&cursor=${page.nextCursor}`),
+      400,
+      'invalid_cursor',
+    );
+    problem(
+      await f.owner.get(`/v1/tasks/search?name=walker&includeDeleted&cursor=${page.nextCursor}`),
+      400,
+      'invalid_cursor',
+    );
+    const next = await f.owner.get(
+      `/v1/tasks/search?name=walker&limit=7&expand=none&cursor=${page.nextCursor}`,
+    );
+    assert.equal(next.status, 200, 'limit and expand may change between pages');
+  });
+});
+
+describe('POST /v1/tasks/batch', () => {
+  test('each entry stands alone; results keep submission order; failures echo the entry', async () => {
+    const entries = [
+      { name: 'Batch one', teamId: eng.id, dueDate: 1795305600000 },
+      { name: 42 },
+      { name: 'Batch two', teamId: eng.id, statusId: '00000000-0000-4000-8000-000000000000' },
+      { id: lunch.id, name: 'Order a big lunch' },
+      { id: '00000000-0000-4000-8000-000000000000', name: 'missing' },
+      { name: 'Batch three', teamId: ops.id, surprise: true },
+      { name: 'Batch four', projectId: rocket.id },
+    ];
+    const res = await f.owner.post('/v1/tasks/batch?expand=team', { tasks: entries });
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.succeeded.map((t: { name: string }) => t.name),
+      ['Batch one', 'Order a big lunch', 'Batch four'],
+    );
+    assert.equal(res.body.succeeded[0].dueDate, '2026-11-22T00:00:00.000Z');
+    assert.equal(res.body.succeeded[0].team.id, eng.id);
+    assert.deepEqual(
+      res.body.failed.map((x: { task: unknown; code: string }) => [x.task, x.code]),
+      [
+        [entries[1], 'validation_failed'],
+        [entries[2], 'validation_failed'],
+        [entries[4], 'not_found'],
+        [entries[5], 'validation_failed'],
+      ],
+    );
+    assert.ok(
+      res.body.failed.every((x: { error: string }) => typeof x.error === 'string' && x.error.length > 0),
+    );
+    assert.deepEqual(await ids('name=batch+two'), []);
+  });
+
+  test('over 100 entries, or a body that is not {tasks: [...]}, is 400 and changes nothing', async () => {
+    const before = (await search('name=overflow')).total;
+    const many = Array.from({ length: 101 }, (_, i) => ({ name: `Overflow ${i}`, teamId: eng.id }));
+    problem(await f.owner.post('/v1/tasks/batch', { tasks: many }), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/tasks/batch', [{ name: 'x' }]), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/tasks/batch', { tasks: [], extra: 1 }), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/tasks/batch', { tasks: ['x'] }), 400, 'validation_failed');
+    assert.equal((await search('name=overflow')).total, before);
+    const hundred = await f.owner.post('/v1/tasks/batch?expand=none', { tasks: many.slice(0, 100) });
+    assert.equal(hundred.body.succeeded.length, 100);
+  });
+
+  test('tasks created together come newest first by id', async () => {
+    const res = await f.owner.post('/v1/tasks/batch?expand=none', {
+      tasks: [1, 2, 3].map((i) => ({ name: `Trio ${i}`, teamId: eng.id })),
+    });
+    const made = res.body.succeeded;
+    assert.equal(new Set(made.map((t: { updatedAt: string }) => t.updatedAt)).size, 1);
+    const found = await search('name=trio');
+    const byRule = [...made].sort((a, b) => (a.id < b.id ? 1 : -1)).map((t: { id: string }) => t.id);
+    assert.deepEqual(
+      found.data.map((t: { id: string }) => t.id),
+      byRule,
+    );
+  });
+});
