@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
-import { createWorkspace } from './modules/workspaces/service.ts';
+import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
+import { seed } from './seed/seed.ts';
 
 const USAGE = `usage: cairn <command>
 
@@ -13,6 +14,8 @@ commands:
   migrate                                   apply pending database migrations
   workspace create --name N --owner-name N --owner-email E
                                             create a workspace; prints {workspace, user, token}
+  seed --tasks N [--workspace ID] [--seed S]
+                                            fill a workspace (default: the first) with demo data
 
 The database is DATABASE_URL (default: ./data/cairn.db).`;
 
@@ -70,6 +73,41 @@ async function main(argv: string[]): Promise<void> {
       await migrateToLatest(database);
       const created = await createWorkspace(database, { name, ownerName, ownerEmail });
       process.stdout.write(`${JSON.stringify(created)}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+
+  if (command === 'seed') {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { tasks: { type: 'string' }, workspace: { type: 'string' }, seed: { type: 'string' } },
+      strict: true,
+    });
+    const tasks = Number(values.tasks);
+    if (!values.tasks || !Number.isInteger(tasks) || tasks < 0 || tasks > 10_000_000) {
+      fail('seed needs --tasks N, a whole number up to 10,000,000', 2);
+    }
+    const seedValue = values.seed === undefined ? undefined : Number(values.seed);
+    if (seedValue !== undefined && !Number.isInteger(seedValue)) fail('--seed must be a whole number', 2);
+    const database = openDatabase(config.databaseUrl);
+    try {
+      await migrateToLatest(database);
+      const owner = await workspaceOwner(database, values.workspace);
+      if (!owner)
+        fail(
+          values.workspace
+            ? `no workspace ${values.workspace}`
+            : 'no workspace yet: start the server once, or run workspace create',
+          2,
+        );
+      const result = await seed(database, owner, {
+        tasks,
+        seed: seedValue,
+        progress: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stdout.write(`${JSON.stringify(result)}\n`);
     } finally {
       await database.close();
     }

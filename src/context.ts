@@ -51,3 +51,23 @@ export function inTransaction<T>(
 export function readContext(database: Database, auth: Auth): Context {
   return { ...auth, db: database.db, dialect: database.dialect, search: database.search };
 }
+
+// Lookups a request repeats (which groups the caller sees, a team's statuses), kept for that request
+// only: the actor object is made once per authenticated request.
+const requestMemos = new WeakMap<Actor, Map<string, Promise<unknown>>>();
+
+/** `load()` once per request and key; a failed load is forgotten, so it is not cached. */
+export function perRequest<T>(ctx: Pick<Context, 'actor'>, key: string, load: () => Promise<T>): Promise<T> {
+  let memo = requestMemos.get(ctx.actor);
+  if (!memo) {
+    memo = new Map();
+    requestMemos.set(ctx.actor, memo);
+  }
+  let found = memo.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = load();
+    memo.set(key, found);
+    found.catch(() => memo.delete(key));
+  }
+  return found;
+}

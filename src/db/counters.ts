@@ -11,17 +11,23 @@ export async function nextValues(
   name: string,
   count = 1,
 ): Promise<number> {
-  await db
-    .insertInto('counters')
-    .values({ workspace_id: workspaceId, name, value: 0 })
-    .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
-    .execute();
-  const row = await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', count) }))
-    .where('workspace_id', '=', workspaceId)
-    .where('name', '=', name)
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value) - count + 1;
+  const take = () =>
+    db
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', count) }))
+      .where('workspace_id', '=', workspaceId)
+      .where('name', '=', name)
+      .returning('value')
+      .executeTakeFirst();
+  let row = await take();
+  if (!row) {
+    // First use in this workspace: make the row (a concurrent first use may too; the insert is idempotent).
+    await db
+      .insertInto('counters')
+      .values({ workspace_id: workspaceId, name, value: 0 })
+      .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
+      .execute();
+    row = await take();
+  }
+  return Number(row!.value) - count + 1;
 }

@@ -37,20 +37,30 @@ export class Fts5Search implements SearchProvider {
     row: IndexedRow,
     texts: Record<string, string | null>,
   ): Promise<void> {
-    const prefix = target.tagged ? workspacePrefix(row.workspaceCode!) : '';
     await sql`delete from ${sql.table(target.fts)} where rowid = ${row.previousSeq ?? row.seq}`.execute(db);
-    const columns = target.fields.map((f) => sql.ref(f));
-    const values = target.fields.map((f) =>
-      distinctWords(texts[f])
-        .map((w) => prefix + w)
-        .join(' '),
+    await this.writeNew(db, target, [{ row, texts }]);
+  }
+
+  async writeNew(
+    db: Kysely<DB>,
+    target: SearchTarget,
+    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = [...target.fields, ...(target.tagged ? ['tags'] : [])].map((c) => sql.ref(c));
+    const tuples = rows.map(({ row, texts }) => {
+      const prefix = target.tagged ? workspacePrefix(row.workspaceCode!) : '';
+      const values: unknown[] = target.fields.map((f) =>
+        distinctWords(texts[f])
+          .map((w) => prefix + w)
+          .join(' '),
+      );
+      if (target.tagged) values.push((row.tags ?? []).map((t) => prefix + t).join(' '));
+      return sql`(${row.seq}, ${sql.join(values)})`;
+    });
+    await sql`insert into ${sql.table(target.fts)} (rowid, ${sql.join(columns)}) values ${sql.join(tuples)}`.execute(
+      db,
     );
-    if (target.tagged) {
-      columns.push(sql.ref('tags'));
-      values.push((row.tags ?? []).map((t) => prefix + t).join(' '));
-    }
-    await sql`insert into ${sql.table(target.fts)} (rowid, ${sql.join(columns)})
-      values (${row.seq}, ${sql.join(values)})`.execute(db);
   }
 
   matches(target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {

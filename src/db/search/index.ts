@@ -61,6 +61,12 @@ export interface SearchProvider {
     row: IndexedRow,
     texts: Record<string, string | null>,
   ): Promise<void>;
+  /** Indexes many rows of one workspace that were never indexed, in as few statements as it can (seeding). */
+  writeNew(
+    db: Kysely<DB>,
+    target: SearchTarget,
+    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
+  ): Promise<void>;
   /**
    * A condition on `alias` (a row of target.table): with `all`, every field query matches; with `any`,
    * at least one does. Queries must be non-empty.

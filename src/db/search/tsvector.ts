@@ -27,6 +27,25 @@ export class TsvectorSearch implements SearchProvider {
       where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
   }
 
+  async writeNew(
+    db: Kysely<DB>,
+    target: SearchTarget,
+    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const tuples = rows.map(
+      ({ row, texts }) =>
+        sql`(${row.id}, ${sql.join(target.fields.map((f) => sql`${distinctWords(texts[f])}::text[]`))})`,
+    );
+    const names = sql.join(target.fields.map((f) => sql.ref(`w_${f}`)));
+    const sets = target.fields.map(
+      (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${sql.ref(`v.w_${f}`)})`,
+    );
+    await sql`update ${sql.table(target.table)} as t set ${sql.join(sets)}
+      from (values ${sql.join(tuples)}) as v (id, ${names})
+      where t.workspace_id = ${rows[0]!.row.workspaceId} and t.id = v.id`.execute(db);
+  }
+
   matches(_target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {
     const parts = queries.map(
       (q) => sql`${sql.ref(`${alias}.${q.field}_tsv`)} @@ ${tsquery(q.words)}::tsquery`,

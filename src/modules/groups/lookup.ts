@@ -1,6 +1,6 @@
 // Read helpers other modules call: which groups a caller sees, and groups, statuses and labels by id
 // or name. Operations that change groups are in service.ts.
-import type { Context } from '../../context.ts';
+import { type Context, perRequest } from '../../context.ts';
 import { SEARCH_TARGETS } from '../../db/search/index.ts';
 import { canSeeGroup } from './policy.ts';
 import type { GroupRow, LabelRow, StatusRow } from './repository.ts';
@@ -14,19 +14,9 @@ export interface GroupVisibility {
   invisible: string[];
 }
 
-// Per request: the actor object is made once per authenticated request, and a request asks several
-// times (load, check references, present). Group changes go through other routes, not these.
-const visibilityByRequest = new WeakMap<Context['actor'], Promise<GroupVisibility>>();
-
-/** Which groups of the workspace the caller sees, from one query over groups and its memberships. */
+/** Which groups of the workspace the caller sees (asked several times a request, loaded once). */
 export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
-  let found = visibilityByRequest.get(ctx.actor);
-  if (!found) {
-    found = loadVisibility(ctx);
-    visibilityByRequest.set(ctx.actor, found);
-    found.catch(() => visibilityByRequest.delete(ctx.actor));
-  }
-  return found;
+  return perRequest(ctx, 'groups.visibility', () => loadVisibility(ctx));
 }
 
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
@@ -58,8 +48,16 @@ export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[
 /** Those of `ids` that are teams (not areas) the caller sees: for team references in bodies. */
 export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<string>> {
   const visibility = await groupVisibility(ctx);
-  const rows = await repo.findGroupsByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
-  return new Set(rows.filter((g) => g.kind === 'team' && visibility.visible.has(g.id)).map((g) => g.id));
+  const teams = await perRequest(ctx, 'groups.teams', async () => {
+    const rows = await ctx.db
+      .selectFrom('groups')
+      .select('id')
+      .where('workspace_id', '=', ctx.workspace.id)
+      .where('kind', '=', 'team')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  });
+  return new Set(ids.filter((id) => teams.has(id) && visibility.visible.has(id)));
 }
 
 /** Ids of teams (not areas) whose name matches every word: for teamName filters. */
@@ -74,18 +72,18 @@ export async function teamIdsByName(ctx: Context, words: string[]): Promise<stri
   return rows.map((r) => r.id);
 }
 
-export function statusesOfGroups(
-  ctx: Pick<Context, 'db' | 'workspace'>,
-  groupIds: string[],
-): Promise<StatusRow[]> {
-  return repo.statusesOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+/** A team's statuses, in order: read once per request (a batch asks for every entry). */
+export function statusesOfGroup(ctx: Context, groupId: string): Promise<StatusRow[]> {
+  return perRequest(ctx, `groups.statuses.${groupId}`, () =>
+    repo.statusesOf(ctx.db, ctx.workspace.id, [groupId]),
+  );
 }
 
-export function labelsOfGroups(
-  ctx: Pick<Context, 'db' | 'workspace'>,
-  groupIds: string[],
-): Promise<LabelRow[]> {
-  return repo.labelsOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+/** A team's labels, in order: read once per request. */
+export function labelsOfGroup(ctx: Context, groupId: string): Promise<LabelRow[]> {
+  return perRequest(ctx, `groups.labels.${groupId}`, () =>
+    repo.labelsOf(ctx.db, ctx.workspace.id, [groupId]),
+  );
 }
 
 export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<StatusRow[]> {

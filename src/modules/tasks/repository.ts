@@ -32,6 +32,31 @@ export async function insertTask(db: Kysely<DB>, row: Omit<TaskRow, 'seq'>): Pro
   return { ...row, seq: Number(seq) };
 }
 
+/** Takes n new change numbers, ascending, for new rows (bulk inserts). */
+export async function reserveSeqs(db: Kysely<DB>, dialect: Dialect, n: number): Promise<number[]> {
+  if (dialect === 'sqlite') {
+    // Transactions are serialized on SQLite, so the run after the current maximum is ours.
+    const { rows } = await sql<{ max: number | null }>`select max(seq) as max from tasks`.execute(db);
+    const first = Number(rows[0]?.max ?? 0) + 1;
+    return Array.from({ length: n }, (_, i) => first + i);
+  }
+  const { rows } = await sql<{
+    seq: string;
+  }>`select nextval('task_seq') as seq from generate_series(1, ${n})`.execute(db);
+  return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+}
+
+export async function insertTasks(db: Kysely<DB>, rows: TaskRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('tasks').values(rows).execute();
+}
+
+export async function insertLabelLinks(
+  db: Kysely<DB>,
+  links: { workspace_id: string; task_id: string; label_id: string }[],
+) {
+  if (links.length > 0) await db.insertInto('task_label_links').values(links).execute();
+}
+
 /** The next change number: seq order is change order (migration 0002). */
 function nextSeq(dialect: Dialect): RawBuilder<number> {
   return dialect === 'sqlite'

@@ -41,7 +41,7 @@ function facts(row: TaskRow) {
 }
 
 /** The filter tokens of a task in SQLite's search index (db/search/fts5.ts). */
-function tagsOf(row: TaskRow): string[] {
+export function tagsOf(row: TaskRow): string[] {
   const tags = [tag('g', row.group_id), tag('c', row.created_by_id)];
   if (row.deleted_at !== null) tags.push('dead');
   if (row.visibility === 'private') tags.push('vprivate');
@@ -50,20 +50,26 @@ function tagsOf(row: TaskRow): string[] {
   return tags;
 }
 
-async function index(ctx: Context, row: TaskRow, previousSeq?: number): Promise<void> {
-  await ctx.search.write(
-    ctx.db,
-    SEARCH_TARGETS.tasks,
-    {
+/** Indexes a task: `new` for a task never indexed, else the seq it was indexed under. */
+async function index(ctx: Context, row: TaskRow, previous: number | 'new'): Promise<void> {
+  const entry = {
+    row: {
       seq: row.seq,
-      previousSeq,
       workspaceId: row.workspace_id,
       id: row.id,
       workspaceCode: ctx.workspace.code,
       tags: tagsOf(row),
     },
-    { name: row.name, description: plainText(row.description_html) },
-  );
+    texts: { name: row.name, description: plainText(row.description_html) },
+  };
+  if (previous === 'new') await ctx.search.writeNew(ctx.db, SEARCH_TARGETS.tasks, [entry]);
+  else
+    await ctx.search.write(
+      ctx.db,
+      SEARCH_TARGETS.tasks,
+      { ...entry.row, previousSeq: previous },
+      entry.texts,
+    );
 }
 
 async function checkTeam(ctx: Context, id: string, path: string): Promise<string> {
@@ -89,7 +95,7 @@ async function chooseStatus(
   given: string | undefined,
   fallbackStage: TaskStage | undefined,
 ): Promise<StatusChoice> {
-  const statuses = await groups.statusesOfGroups(ctx, [groupId]);
+  const statuses = await groups.statusesOfGroup(ctx, groupId);
   if (given !== undefined) {
     const found = statuses.find((s) => s.id === given.toLowerCase());
     if (!found) throw invalid('/body/statusId', 'not a status of the task’s team');
@@ -103,7 +109,7 @@ async function chooseStatus(
 }
 
 async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): Promise<string[]> {
-  const own = new Set((await groups.labelsOfGroups(ctx, [groupId])).map((l) => l.id));
+  const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
   const out = labelIds.map((id) => id.toLowerCase());
   out.forEach((id, i) => {
     if (!own.has(id)) throw invalid(`/body/labelIds/${i}`, 'not a label of the task’s team');
@@ -168,8 +174,11 @@ export async function upsertTask(
     updated_at: at,
     deleted_at: null,
   });
-  await repo.replaceLabels(ctx.db, ctx.workspace.id, row.id, labelIds);
-  await index(ctx, row);
+  await repo.insertLabelLinks(
+    ctx.db,
+    labelIds.map((label_id) => ({ workspace_id: ctx.workspace.id, task_id: row.id, label_id })),
+  );
+  await index(ctx, row, 'new');
   await recordEvent(ctx, 'task.created', row.id, at);
   return { row, labelIds, created: true };
 }
@@ -211,7 +220,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   else if (moved) {
     // Labels belong to a team: those of the old team do not follow the task.
     const kept = (await repo.labelIdsOf(ctx.db, ctx.workspace.id, [current.id])).get(current.id) ?? [];
-    const own = new Set((await groups.labelsOfGroups(ctx, [groupId])).map((l) => l.id));
+    const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
     labelIds = kept.filter((id) => own.has(id));
   }
   if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);

@@ -2,7 +2,7 @@
 // statuses, all in one transaction. Used by the first start (bootstrap) and `cairn workspace create`.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { now } from '../../context.ts';
+import { type Auth, now } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { SearchProvider } from '../../db/search/index.ts';
 import type { DB } from '../../db/types.ts';
@@ -80,4 +80,26 @@ export async function bootstrap(
       token,
     });
   });
+}
+
+/**
+ * A workspace (the given one, or the oldest) acting as its first owner: for tools that write on the
+ * owner's behalf (`cairn seed`).
+ */
+export async function workspaceOwner(database: Database, workspaceId?: string): Promise<Auth | null> {
+  let q = database.db
+    .selectFrom('workspaces as w')
+    .innerJoin('users as u', 'u.workspace_id', 'w.id')
+    .select(['w.id', 'w.name', 'w.code', 'u.id as user_id', 'u.name as user_name', 'u.email', 'u.role'])
+    .where('u.role', '=', 'owner')
+    .orderBy('w.created_at')
+    .orderBy('u.created_at')
+    .limit(1);
+  if (workspaceId) q = q.where('w.id', '=', workspaceId);
+  const row = await q.executeTakeFirst();
+  if (!row) return null;
+  return {
+    workspace: { id: row.id, name: row.name, code: Number(row.code) },
+    actor: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, tokenId: 'cli' },
+  };
 }

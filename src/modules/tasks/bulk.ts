@@ -1,0 +1,87 @@
+// Inserting many generated tasks at once (`cairn seed`): the same rows and index entries as
+// upsertTask, written a few hundred per statement, and without events (seeded data is not news).
+// The caller has already checked every reference.
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import { SEARCH_TARGETS } from '../../db/search/index.ts';
+import type { Visibility } from '../../db/types.ts';
+import { plainText } from '../../text/description.ts';
+import type { TaskRow } from './repository.ts';
+import * as repo from './repository.ts';
+import { tagsOf } from './service.ts';
+
+export interface GeneratedTask {
+  name: string;
+  descriptionHtml: string;
+  descriptionMarkdown: string;
+  groupId: string;
+  statusId: string;
+  completed: boolean;
+  projectId: string | null;
+  assignedToId: string | null;
+  createdById: string;
+  visibility: Visibility;
+  priority: boolean;
+  dueDate: string | null;
+  labelIds: string[];
+  at: string;
+  deleted: boolean;
+}
+
+const CHUNK = 400;
+
+/** Inserts the tasks in order (later ones count as changed later), a chunk per statement. */
+export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Promise<void> {
+  const firstPublicId = await nextValues(ctx.db, ctx.workspace.id, 'task', tasks.length);
+  const seqs = await repo.reserveSeqs(ctx.db, ctx.dialect, tasks.length);
+  for (let start = 0; start < tasks.length; start += CHUNK) {
+    const rows: TaskRow[] = tasks.slice(start, start + CHUNK).map((t, i) => ({
+      seq: seqs[start + i]!,
+      workspace_id: ctx.workspace.id,
+      id: randomUUID(),
+      public_id: firstPublicId + start + i,
+      name: t.name,
+      description_html: t.descriptionHtml,
+      description_markdown: t.descriptionMarkdown,
+      due_date: t.dueDate,
+      completed_at: t.completed ? t.at : null,
+      priority: t.priority,
+      visibility: t.visibility,
+      created_by_id: t.createdById,
+      project_id: t.projectId,
+      group_id: t.groupId,
+      status_id: t.statusId,
+      assigned_to_id: t.assignedToId,
+      repeat_id: null,
+      created_at: t.at,
+      updated_at: t.at,
+      deleted_at: t.deleted ? t.at : null,
+    }));
+    await repo.insertTasks(ctx.db, rows);
+    await repo.insertLabelLinks(
+      ctx.db,
+      rows.flatMap((row, i) =>
+        tasks[start + i]!.labelIds.map((label_id) => ({
+          workspace_id: ctx.workspace.id,
+          task_id: row.id,
+          label_id,
+        })),
+      ),
+    );
+    await ctx.search.writeNew(
+      ctx.db,
+      SEARCH_TARGETS.tasks,
+      rows.map((row) => ({
+        row: {
+          seq: row.seq,
+          workspaceId: row.workspace_id,
+          id: row.id,
+          workspaceCode: ctx.workspace.code,
+          tags: tagsOf(row),
+        },
+        texts: { name: row.name, description: plainText(row.description_html) },
+      })),
+    );
+  }
+}

@@ -1,0 +1,194 @@
+// `cairn seed --tasks N`: fills a workspace with people, teams, projects and N tasks for demos and the
+// benchmark. Everything comes from a fixed vocabulary and a fixed random seed, so two runs make the
+// same names in the same order. Users, teams and projects go through their services like any
+// request; tasks go through the tasks module's bulk insert, many per statement.
+import type { Actor, Context } from '../context.ts';
+import type { Database } from '../db/index.ts';
+import type { TaskStage } from '../db/types.ts';
+import * as groups from '../modules/groups/service.ts';
+import * as projects from '../modules/projects/service.ts';
+import { type GeneratedTask, insertGenerated } from '../modules/tasks/bulk.ts';
+import * as users from '../modules/users/service.ts';
+import { FIRST_NAMES, LAST_NAMES, WORDS } from './vocabulary.ts';
+
+/** mulberry32: small, fast, and the same sequence everywhere for a given seed. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Picks words with Zipf-like frequencies: a few very common, most rare, as in real titles. */
+export function zipf(rand: () => number, size: number): () => number {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let r = 1; r <= size; r++) {
+    sum += 1 / r;
+    cumulative.push(sum);
+  }
+  return () => {
+    const x = rand() * sum;
+    let lo = 0;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+export interface SeedOptions {
+  tasks: number;
+  seed?: number;
+  /** Progress lines (stderr in the CLI). */
+  progress?: (line: string) => void;
+}
+
+export interface SeedResult {
+  workspaceId: string;
+  users: number;
+  teams: number;
+  projects: number;
+  tasks: number;
+  seconds: number;
+}
+
+const STAGES: [TaskStage, number][] = [
+  ['backlog', 0.15],
+  ['unstarted', 0.25],
+  ['started', 0.2],
+  ['completed', 0.35],
+  ['canceled', 0.05],
+];
+const TASKS_PER_TRANSACTION = 20_000;
+const DAY = 86_400_000;
+
+export async function seed(
+  database: Database,
+  ctxBase: { actor: Actor; workspace: Context['workspace'] },
+  options: SeedOptions,
+): Promise<SeedResult> {
+  const started = Date.now();
+  const rand = random(options.seed ?? 20261121);
+  const word = zipf(rand, WORDS.length);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
+  const phrase = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, () => WORDS[word()]).join(' ');
+  const inTransaction = <T>(fn: (ctx: Context) => Promise<T>) =>
+    database.db
+      .transaction()
+      .execute((db) => fn({ ...ctxBase, db, dialect: database.dialect, search: database.search }));
+  const say = options.progress ?? (() => {});
+
+  const n = options.tasks;
+  const userCount = 10 + Math.floor(n / 5_000);
+  const teamCount = 5 + Math.floor(n / 50_000);
+  const projectCount = 3 + Math.floor(n / 200);
+
+  const people = await inTransaction(async (ctx) => {
+    const made: string[] = [];
+    for (let i = 0; i < userCount; i++) {
+      const name = `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)}`;
+      const user = await users.insertUser(ctx.db, ctx.search, ctx.workspace.id, {
+        name,
+        email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${i}@seed.example`,
+        role: i % 25 === 0 ? 'admin' : 'member',
+      });
+      made.push(user.id);
+    }
+    return made;
+  });
+  say(`users: ${people.length}`);
+
+  const teams = await inTransaction(async (ctx) => {
+    const made: { id: string; statuses: Map<TaskStage, string> }[] = [];
+    for (let i = 0; i < teamCount; i++) {
+      const members = people.filter((_, j) => j % teamCount === i).map((id) => ({ id }));
+      const { row } = await groups.upsertGroup(ctx, 'team', {
+        name: `${phrase(1, 2)} ${i}`.replace(/^\w/, (c) => c.toUpperCase()),
+        publicId: `T${i}`,
+        privacy: i % 10 === 9 ? 'private' : 'workspace',
+        members,
+      });
+      const statuses = await groups.loadExpansions(ctx, [row], new Set(['taskStatuses']));
+      made.push({
+        id: row.id,
+        statuses: new Map(statuses.taskStatuses!.get(row.id)!.map((s) => [s.stage, s.id])),
+      });
+    }
+    return made;
+  });
+  say(`teams: ${teams.length}`);
+
+  const projectTeams: { id: string; team: number }[] = [];
+  for (let start = 0; start < projectCount; start += 500) {
+    await inTransaction(async (ctx) => {
+      for (let i = start; i < Math.min(projectCount, start + 500); i++) {
+        const team = i % teamCount;
+        const { project } = await projects.upsertProject(ctx, {
+          name: `${phrase(2, 4)} ${i}`,
+          teamId: teams[team]!.id,
+          ownerId: pick(people),
+          description: phrase(8, 20),
+        });
+        projectTeams.push({ id: project.row.id, team });
+      }
+    });
+  }
+  say(`projects: ${projectTeams.length}`);
+
+  const stage = (): TaskStage => {
+    let x = rand();
+    for (const [s, p] of STAGES) if ((x -= p) < 0) return s;
+    return 'backlog';
+  };
+  const base = Date.now() - 365 * DAY;
+  const step = (365 * DAY) / Math.max(n, 1);
+  for (let start = 0; start < n; start += TASKS_PER_TRANSACTION) {
+    const batch: GeneratedTask[] = [];
+    for (let i = start; i < Math.min(n, start + TASKS_PER_TRANSACTION); i++) {
+      const inProject = rand() < 0.4;
+      const project = inProject ? pick(projectTeams) : undefined;
+      const team = teams[project ? project.team : Math.floor(rand() * teamCount)]!;
+      const s = stage();
+      const text = phrase(10, 30);
+      batch.push({
+        name: phrase(3, 7).replace(/^\w/, (c) => c.toUpperCase()),
+        descriptionHtml: `<p>${text}</p>`,
+        descriptionMarkdown: text,
+        groupId: team.id,
+        statusId: team.statuses.get(s)!,
+        completed: s === 'completed',
+        projectId: project?.id ?? null,
+        assignedToId: rand() < 0.6 ? pick(people) : null,
+        createdById: pick(people),
+        visibility: rand() < 0.03 ? 'private' : 'workspace',
+        priority: rand() < 0.1,
+        dueDate: rand() < 0.3 ? new Date(base + i * step + 14 * DAY).toISOString() : null,
+        labelIds: [],
+        at: new Date(base + i * step).toISOString(),
+        deleted: rand() < 0.02,
+      });
+    }
+    await inTransaction((ctx) => insertGenerated(ctx, batch));
+    say(
+      `tasks: ${Math.min(n, start + TASKS_PER_TRANSACTION)} / ${n} (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
+  }
+
+  return {
+    workspaceId: ctxBase.workspace.id,
+    users: people.length,
+    teams: teams.length,
+    projects: projectTeams.length,
+    tasks: n,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+}
