@@ -12,7 +12,9 @@ import autocannon from 'autocannon';
 const root = new URL('..', import.meta.url).pathname;
 const TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+// Latency is measured with one connection (a busy single-threaded server mostly measures its queue);
+// throughput with several.
+const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const dir = join(root, '.bench');
 const dbPath = join(dir, `cairn-${TASKS}.db`);
 const tokenPath = `${dbPath}.token`;
@@ -31,11 +33,25 @@ function prepareDatabase(): string {
   mkdirSync(dir, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
   log(`seeding ${TASKS} tasks into ${dbPath} …`);
-  const migrate = spawnSync(process.execPath, ['src/cli.ts', 'migrate'], { cwd: root, env, stdio: 'inherit' });
+  const migrate = spawnSync(process.execPath, ['src/cli.ts', 'migrate'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   if (migrate.status !== 0) throw new Error('migrate failed');
   const made = spawnSync(
     process.execPath,
-    ['src/cli.ts', 'workspace', 'create', '--name', 'Bench', '--owner-name', 'Bench Owner', '--owner-email', 'bench@example.com'],
+    [
+      'src/cli.ts',
+      'workspace',
+      'create',
+      '--name',
+      'Bench',
+      '--owner-name',
+      'Bench Owner',
+      '--owner-email',
+      'bench@example.com',
+    ],
     { cwd: root, env, encoding: 'utf8' },
   );
   if (made.status !== 0) throw new Error(made.stderr);
@@ -68,15 +84,21 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   throw new Error(`server did not start: ${out}`);
 }
 
-function peakRssMb(pid: number): number {
+/** The server's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
+function rssMb(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 async function api(url: string, path: string, init: RequestInit = {}) {
   const res = await fetch(url + path, {
     ...init,
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      ...(init.headers ?? {}),
+    },
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
@@ -103,13 +125,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-async function run(url: string, c: Case): Promise<Row> {
+async function run(url: string, c: Case, connections: number): Promise<Row> {
   const latencies: number[] = [];
   let errors = 0;
   // Without a callback autocannon returns a promise that is also its event emitter.
   const instance = autocannon({
     url,
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS,
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     requests: c.requests,
@@ -131,7 +153,11 @@ async function run(url: string, c: Case): Promise<Row> {
   };
 }
 
-function rotating(paths: string[], method: 'GET' | 'POST' = 'GET', bodies?: () => string): autocannon.Request[] {
+function rotating(
+  paths: string[],
+  method: 'GET' | 'POST' = 'GET',
+  bodies?: () => string,
+): autocannon.Request[] {
   let i = 0;
   return [
     {
@@ -151,7 +177,9 @@ try {
   log(`workspace ${me.workspace.name}; warming up`);
   const team = (await api(url, '/v1/teams/search?limit=1&expand=none')).data[0];
   // Task ids to read: one page of each of a few walks, spread over the data set.
-  const sample = (await api(url, '/v1/tasks/search?limit=100&expand=none')).data.map((t: { id: string }) => t.id);
+  const sample = (await api(url, '/v1/tasks/search?limit=100&expand=none')).data.map(
+    (t: { id: string }) => t.id,
+  );
   // Search words: the 6th and 40th most frequent words of the seed vocabulary (about 13 % and 2 % of names).
   const { WORDS } = await import('../src/seed/vocabulary.ts');
   const common = WORDS[5];
@@ -161,23 +189,34 @@ try {
   // A walk 50 pages deep (limit 50) through the text-free search.
   let cursor = '';
   for (let page = 1; page < 50; page++) {
-    cursor = (await api(url, `/v1/tasks/search?limit=50&expand=none${cursor ? `&cursor=${cursor}` : ''}`)).nextCursor;
+    cursor = (await api(url, `/v1/tasks/search?limit=50&expand=none${cursor ? `&cursor=${cursor}` : ''}`))
+      .nextCursor;
   }
   let n = 0;
   const cases: Case[] = [
-    { name: 'get task (expand=all)', target: 'p95 ≤ 5 ms', requests: rotating(sample.map((id: string) => `/v1/tasks/${id}`)) },
+    {
+      name: 'get task (expand=all)',
+      target: 'p95 ≤ 5 ms',
+      requests: rotating(sample.map((id: string) => `/v1/tasks/${id}`)),
+    },
     {
       name: 'create task',
       target: 'p95 ≤ 5 ms',
       requests: rotating(['/v1/tasks'], 'POST', () =>
-        JSON.stringify({ name: `Bench task ${n++} ${common}`, teamId: team.id, description: 'made by the bench' }),
+        JSON.stringify({
+          name: `Bench task ${n++} ${common}`,
+          teamId: team.id,
+          description: 'made by the bench',
+        }),
       ),
     },
     {
       name: 'batch of 100 creates',
       target: 'p95 ≤ 60 ms',
       requests: rotating(['/v1/tasks/batch?expand=none'], 'POST', () =>
-        JSON.stringify({ tasks: Array.from({ length: 100 }, () => ({ name: `Batch task ${n++}`, teamId: team.id })) }),
+        JSON.stringify({
+          tasks: Array.from({ length: 100 }, () => ({ name: `Batch task ${n++}`, teamId: team.id })),
+        }),
       ),
     },
     {
@@ -191,24 +230,34 @@ try {
       requests: rotating([`/v1/tasks/search?name=${other}&description=${common}&matchMode=any`]),
     },
     { name: 'list: first page', target: '= deep page', requests: rotating(['/v1/tasks/search?limit=50']) },
-    { name: 'list: page 50 of a walk', target: '= first page', requests: rotating([`/v1/tasks/search?limit=50&cursor=${cursor}`]) },
+    {
+      name: 'list: page 50 of a walk',
+      target: '= first page',
+      requests: rotating([`/v1/tasks/search?limit=50&cursor=${cursor}`]),
+    },
     { name: 'projects list: first page', target: '', requests: rotating(['/v1/projects/list?limit=50']) },
   ];
-  const rows: Row[] = [];
+  const rows: [Row, Row][] = [];
   for (const c of cases) {
-    log(`running ${c.name} for ${SECONDS} s`);
-    rows.push(await run(url, c));
+    log(`running ${c.name}: ${SECONDS} s with 1 connection, ${SECONDS} s with ${LOAD_CONNECTIONS}`);
+    rows.push([await run(url, c, 1), await run(url, c, LOAD_CONNECTIONS)]);
+    const rss = rssMb(child.pid!);
+    log(`  server RSS after it: ${rss.now.toFixed(0)} MB (peak so far ${rss.peak.toFixed(0)} MB)`);
   }
-  const rss = peakRssMb(child.pid!);
-  const fmt = (v: number) => v.toFixed(1).padStart(8);
-  console.log(`\nCairn bench: ${TASKS} tasks on SQLite, ${CONNECTIONS} connections, ${SECONDS} s a case\n`);
-  console.log(`${'case'.padEnd(34)}${'req/s'.padStart(8)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}  target`);
-  for (const r of rows) {
+  const rss = rssMb(child.pid!).peak;
+  const ms = (v: number) => v.toFixed(1).padStart(7);
+  console.log(`\nCairn bench: ${TASKS} tasks on SQLite, ${SECONDS} s a run\n`);
+  console.log(
+    `${'case'.padEnd(32)}${'1 conn: req/s'.padStart(14)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'p99'.padStart(8)}` +
+      `${`${LOAD_CONNECTIONS} conn: req/s`.padStart(15)}${'p95'.padStart(8)}${'errors'.padStart(8)}  target`,
+  );
+  for (const [one, load] of rows) {
     console.log(
-      `${r.name.padEnd(34)}${String(r.rps).padStart(8)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)}${String(r.errors).padStart(8)}  ${r.target}`,
+      `${one.name.padEnd(32)}${String(one.rps).padStart(14)}${ms(one.p50)} ${ms(one.p95)} ${ms(one.p99)}` +
+        `${String(load.rps).padStart(15)}${ms(load.p95)} ${String(one.errors + load.errors).padStart(7)}  ${one.target}`,
     );
   }
-  console.log(`\nserver peak RSS: ${rss.toFixed(0)} MB (target ≤ 300 MB)`);
+  console.log(`\nlatencies in ms; server peak RSS: ${rss.toFixed(0)} MB (target ≤ 300 MB)`);
 } finally {
   child.kill('SIGTERM');
 }

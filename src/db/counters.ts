@@ -1,8 +1,37 @@
 // Per-workspace counters for public ids. One UPDATE … RETURNING takes the next values atomically on
 // both databases (a row lock on PostgreSQL; SQLite transactions are serialized), so concurrent creates
-// never share a number and a number is never reused, even when its transaction rolls back later.
+// never share a number. An increment that rolls back with its transaction gives the number back, so no
+// two committed rows ever hold the same one.
 import type { Kysely } from 'kysely';
 import type { DB } from './types.ts';
+
+/** Adds `delta` to a counter (made at 0 on first use) and returns its new value. */
+export async function addToCounter(
+  db: Kysely<DB>,
+  workspaceId: string,
+  name: string,
+  delta: number,
+): Promise<number> {
+  const add = () =>
+    db
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', delta) }))
+      .where('workspace_id', '=', workspaceId)
+      .where('name', '=', name)
+      .returning('value')
+      .executeTakeFirst();
+  let row = await add();
+  if (!row) {
+    // First use in this workspace: make the row (a concurrent first use may too; the insert is idempotent).
+    await db
+      .insertInto('counters')
+      .values({ workspace_id: workspaceId, name, value: 0 })
+      .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
+      .execute();
+    row = await add();
+  }
+  return Number(row!.value);
+}
 
 /** Reserves `count` consecutive values and returns the first. */
 export async function nextValues(
@@ -11,23 +40,16 @@ export async function nextValues(
   name: string,
   count = 1,
 ): Promise<number> {
-  const take = () =>
-    db
-      .updateTable('counters')
-      .set((eb) => ({ value: eb('value', '+', count) }))
-      .where('workspace_id', '=', workspaceId)
-      .where('name', '=', name)
-      .returning('value')
-      .executeTakeFirst();
-  let row = await take();
-  if (!row) {
-    // First use in this workspace: make the row (a concurrent first use may too; the insert is idempotent).
-    await db
-      .insertInto('counters')
-      .values({ workspace_id: workspaceId, name, value: 0 })
-      .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
-      .execute();
-    row = await take();
-  }
-  return Number(row!.value) - count + 1;
+  return (await addToCounter(db, workspaceId, name, count)) - count + 1;
+}
+
+/** A counter's value (0 before its first use). */
+export async function counterValue(db: Kysely<DB>, workspaceId: string, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('counters')
+    .select('value')
+    .where('workspace_id', '=', workspaceId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
 }

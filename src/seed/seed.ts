@@ -145,8 +145,12 @@ export async function seed(
   say(`projects: ${projectTeams.length}`);
 
   const stage = (): TaskStage => {
-    let x = rand();
-    for (const [s, p] of STAGES) if ((x -= p) < 0) return s;
+    const x = rand();
+    let below = 0;
+    for (const [s, p] of STAGES) {
+      below += p;
+      if (x < below) return s;
+    }
     return 'backlog';
   };
   const base = Date.now() - 365 * DAY;

@@ -92,6 +92,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     create index tasks_by_group on tasks (workspace_id, group_id, seq);
     create index tasks_by_project on tasks (workspace_id, project_id, seq);
     create index tasks_by_status on tasks (workspace_id, status_id);
+    create index tasks_by_visibility on tasks (workspace_id, visibility, deleted_at);
     create table task_label_links (
       workspace_id ${T.id} not null,
       task_id ${T.id} not null,
@@ -137,7 +138,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const search =
     dialect === 'sqlite'
       ? `create virtual table projects_fts using fts5 (name, description, content = '', contentless_delete = 1, tokenize = 'ascii');
-         create virtual table tasks_fts using fts5 (name, description, tags, content = '', contentless_delete = 1, tokenize = 'ascii')`
+         create virtual table tasks_fts using fts5 (name, description, tags, content = '', contentless_delete = 1, tokenize = 'ascii');
+         create table tasks_fts_terms (term text primary key) without rowid`
       : `alter table projects add column name_tsv tsvector not null default ''::tsvector;
          alter table projects add column description_tsv tsvector not null default ''::tsvector;
          create index projects_name_tsv on projects using gin (workspace_id, name_tsv);

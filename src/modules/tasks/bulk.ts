@@ -3,13 +3,13 @@
 // The caller has already checked every reference.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.ts';
-import { nextValues } from '../../db/counters.ts';
+import { addToCounter, nextValues } from '../../db/counters.ts';
 import { SEARCH_TARGETS } from '../../db/search/index.ts';
 import type { Visibility } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
-import { tagsOf } from './service.ts';
+import { DELETED_COUNTER, TASK_COUNTER, tagsOf } from './service.ts';
 
 export interface GeneratedTask {
   name: string;
@@ -33,7 +33,8 @@ const CHUNK = 400;
 
 /** Inserts the tasks in order (later ones count as changed later), a chunk per statement. */
 export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Promise<void> {
-  const firstPublicId = await nextValues(ctx.db, ctx.workspace.id, 'task', tasks.length);
+  const firstPublicId = await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER, tasks.length);
+  await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, tasks.filter((t) => t.deleted).length);
   const seqs = await repo.reserveSeqs(ctx.db, ctx.dialect, tasks.length);
   for (let start = 0; start < tasks.length; start += CHUNK) {
     const rows: TaskRow[] = tasks.slice(start, start + CHUNK).map((t, i) => ({

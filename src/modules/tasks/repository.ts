@@ -210,3 +210,40 @@ export async function ftsCount(db: Kysely<DB>, match: string): Promise<number> {
   }>`select count(*) as n from tasks_fts where tasks_fts match ${match}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** Tasks in these groups (deleted too unless liveOnly). */
+export async function countInGroups(
+  db: Kysely<DB>,
+  workspaceId: string,
+  groupIds: string[],
+  liveOnly: boolean,
+) {
+  if (groupIds.length === 0) return 0;
+  let q = db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('group_id', 'in', groupIds);
+  if (liveOnly) q = q.where('deleted_at', 'is', null);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Private tasks outside `exceptGroups` that `userId` neither created nor is assigned to. */
+export async function countPrivateHidden(
+  db: Kysely<DB>,
+  workspaceId: string,
+  userId: string,
+  exceptGroups: string[],
+  liveOnly: boolean,
+) {
+  let q = db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('visibility', '=', 'private')
+    .where('created_by_id', '!=', userId)
+    .where((eb) => eb.or([eb('assigned_to_id', 'is', null), eb('assigned_to_id', '!=', userId)]));
+  if (liveOnly) q = q.where('deleted_at', 'is', null);
+  if (exceptGroups.length > 0) q = q.where('group_id', 'not in', exceptGroups);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}

@@ -145,6 +145,60 @@ describe('task search', () => {
     assert.equal(new Set(seen).size, seen.length);
   });
 
+  test('a prefix of many different words finds them all (SQLite asks FTS5 for the prefix itself)', async () => {
+    const res = await f.owner.post('/v1/tasks/batch?expand=none', {
+      tasks: Array.from({ length: 70 }, (_, i) => ({ name: `Zebra${i} stripe`, teamId: eng.id })),
+    });
+    assert.equal(res.body.succeeded.length, 70);
+    assert.equal((await search('name=zebra')).total, 70);
+    assert.equal((await search('name=zebra1')).total, 11);
+    assert.equal((await search('name=zebra69+stripe')).total, 1);
+    assert.equal((await search('name=zebra7')).total, 1);
+    assert.equal((await search('name=zebra70')).total, 0);
+  });
+
+  test('the total of a search without text is exactly what a walk returns, for every caller', async () => {
+    const member = await f.newUser('member', 'Counting Member');
+    const guest = await f.newUser('guest', 'Counting Guest');
+    const closed = (await f.owner.post('/v1/teams', { name: 'Closed room', privacy: 'private' })).body;
+    await f.owner.post('/v1/teams', {
+      id: eng.id,
+      members: [{ id: f.ws.user.id, role: 'owner' }, { id: guest.id }],
+    });
+    await create({ name: 'Closed task', teamId: closed.id });
+    await create({ name: 'Private elsewhere', teamId: eng.id, visibility: 'private' });
+    await member.api.post('/v1/tasks', { name: 'Private mine', teamId: eng.id, visibility: 'private' });
+    await create({
+      name: 'Private assigned',
+      teamId: ops.id,
+      visibility: 'private',
+      assignedToId: member.id,
+    });
+    const doomed = await create({ name: 'Deleted closed task', teamId: closed.id });
+    await f.owner.delete(`/v1/tasks/${doomed.id}`);
+    for (const [who, api] of [
+      ['owner', f.owner],
+      ['member', member.api],
+      ['guest', guest.api],
+    ] as const) {
+      for (const flags of ['', '&includeDeleted=true']) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let total = -1;
+        do {
+          const res = await api.get(
+            `/v1/tasks/search?expand=none&limit=100${flags}${cursor ? `&cursor=${cursor}` : ''}`,
+          );
+          total = res.body.total;
+          seen.push(...res.body.data.map((t: { id: string }) => t.id));
+          cursor = res.body.nextCursor;
+        } while (cursor);
+        assert.equal(total, seen.length, `${who}${flags}`);
+        assert.ok(seen.length > 0, `${who}${flags} sees something`);
+      }
+    }
+  });
+
   test('a cursor from another search is 400', async () => {
     const page = (await f.owner.get('/v1/tasks/search?name=walker&limit=2')).body;
     assert.equal(typeof page.nextCursor, 'string');

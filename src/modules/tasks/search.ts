@@ -4,8 +4,15 @@
 // text, use SQL conditions on the tasks table.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Context } from '../../context.ts';
+import { counterValue } from '../../db/counters.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { type Exclusion, type TaggedField, type Tier, taggedMatch } from '../../db/search/fts5.ts';
+import {
+  type Exclusion,
+  expandPrefixes,
+  type TaggedField,
+  type Tier,
+  taggedMatch,
+} from '../../db/search/fts5.ts';
 import { type MatchMode, SEARCH_TARGETS, tag } from '../../db/search/index.ts';
 import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
 import * as groups from '../groups/lookup.ts';
@@ -14,6 +21,7 @@ import * as users from '../users/service.ts';
 import { seesAllPrivateTasks } from './policy.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
+import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
 
 export interface TaskSearch {
   name?: string;
@@ -73,8 +81,14 @@ async function searchFts(
   related: Related[],
   page: { limit: number; after?: { tier: number; after?: number } },
 ): Promise<TaskPage> {
+  const expanded = await Promise.all(
+    text.map(async (t) => ({
+      ...t,
+      terms: await expandPrefixes(ctx.db, SEARCH_TARGETS.tasks, ctx.workspace.code, t.words),
+    })),
+  );
   const fields: TaggedField[] = [
-    ...text,
+    ...expanded,
     ...related.map((r) => ({ tags: r.ids.map((id) => tag(r.kind, id)) })),
   ];
   const exclude: Exclusion[] = [];
@@ -147,5 +161,29 @@ async function searchSql(
   const rows = await pageTiers(tiers.length, page.after, page.limit, (tier, afterSeq, n) =>
     repo.pageBySeq(ctx.db, q(tiers[tier]!), afterSeq, n),
   );
-  return { rows, total: tiers.length === 0 ? 0 : await repo.countTasks(ctx.db, q(matching)) };
+  let total: number;
+  if (tiers.length === 0) total = 0;
+  else if (matching === null && !s.teamId && !s.projectId)
+    total = await unfilteredTotal(ctx, s.includeDeleted);
+  else total = await repo.countTasks(ctx.db, q(matching));
+  return { rows, total };
+}
+
+/**
+ * The number of tasks the caller sees, without counting a million rows: the counters (service.ts),
+ * less the rare parts hidden from this caller (private tasks not theirs, tasks of hidden teams).
+ */
+async function unfilteredTotal(ctx: Context, includeDeleted: boolean): Promise<number> {
+  const ws = ctx.workspace.id;
+  const [all, deleted] = await Promise.all([
+    counterValue(ctx.db, ws, TASK_COUNTER),
+    includeDeleted ? 0 : counterValue(ctx.db, ws, DELETED_COUNTER),
+  ]);
+  if (seesAllPrivateTasks(ctx.actor)) return all - deleted;
+  const hidden = (await groups.groupVisibility(ctx)).invisible;
+  const [inHidden, privateHidden] = await Promise.all([
+    repo.countInGroups(ctx.db, ws, hidden, !includeDeleted),
+    repo.countPrivateHidden(ctx.db, ws, ctx.actor.id, hidden, !includeDeleted),
+  ]);
+  return all - deleted - inHidden - privateHidden;
 }

@@ -1,7 +1,7 @@
 // Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
 import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
-import { nextValues } from '../../db/counters.ts';
+import { addToCounter, nextValues } from '../../db/counters.ts';
 import { SEARCH_TARGETS, tag } from '../../db/search/index.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -16,6 +16,14 @@ import { canSeeTask } from './policy.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { TaskUpsertBody } from './schema.ts';
+
+/**
+ * Counters that make an unfiltered total cheap (search.ts): tasks are never removed and `task` (the
+ * publicId counter) moves in the same transaction as each insert, so it is the number of tasks;
+ * `tasks.deleted` is how many of them are soft-deleted.
+ */
+export const TASK_COUNTER = 'task';
+export const DELETED_COUNTER = 'tasks.deleted';
 
 /** A path or body id: a UUID, or a task's integer publicId. */
 function refOf(ref: string): { id: string } | { publicId: number } | null {
@@ -156,7 +164,7 @@ export async function upsertTask(
   const row = await repo.insertTask(ctx.db, {
     workspace_id: ctx.workspace.id,
     id: newId,
-    public_id: await nextValues(ctx.db, ctx.workspace.id, 'task'),
+    public_id: await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER),
     name: body.name.trim(),
     description_html: description.html,
     description_markdown: description.markdown,
@@ -240,6 +248,7 @@ export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   const changes = { deleted_at: at, updated_at: at };
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
   await index(ctx, { ...current, ...changes, seq }, current.seq);
+  await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, 1);
   await recordEvent(ctx, 'task.deleted', current.id, at);
 }
 
@@ -251,6 +260,7 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
   const row = { ...current, ...changes, seq };
   await index(ctx, row, current.seq);
+  await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, -1);
   await recordEvent(ctx, 'task.restored', row.id, at);
   return row;
 }
