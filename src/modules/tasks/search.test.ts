@@ -88,6 +88,9 @@ describe('task search', () => {
     await f.owner.post('/v1/teams', { id: ops.id, name: 'Facilities' });
     assert.deepEqual(await ids('teamName=operations'), []);
     assert.deepEqual(await ids('teamName=facil'), [paint.id, lunch.id]);
+    await f.owner.post('/v1/users', { id: bea.id, name: 'Marie Sklodowska' });
+    assert.deepEqual(await ids('assigneeName=beatrice'), []);
+    assert.deepEqual(await ids('assigneeName=sklod'), [count.id]);
     await f.owner.post('/v1/tasks', { id: fuel.id, name: 'Refuel the booster' });
     assert.deepEqual(await ids('name=fuel'), []);
     assert.deepEqual(await ids('name=refuel'), [fuel.id]);

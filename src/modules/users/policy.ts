@@ -16,3 +16,16 @@ export function canCreateUser(actor: Pick<Actor, 'role'>, role: WorkspaceRole): 
 export function seesWholeDirectory(actor: Pick<Actor, 'role'>): boolean {
   return actor.role !== 'guest';
 }
+
+/** Owners and admins change anyone (only an owner touches owners); people rename themselves. */
+export function canUpdateUser(
+  actor: Pick<Actor, 'id' | 'role'>,
+  user: { id: string; role: WorkspaceRole },
+  change: { role?: WorkspaceRole; email?: string },
+): boolean {
+  if (isWorkspaceAdmin(actor)) {
+    const touchesOwner = user.role === 'owner' || change.role === 'owner';
+    return !touchesOwner || actor.role === 'owner';
+  }
+  return user.id === actor.id && change.role === undefined && change.email === undefined;
+}

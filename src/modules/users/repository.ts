@@ -96,3 +96,12 @@ export async function touchUser(db: Kysely<DB>, workspaceId: string, id: string,
     .where('id', '=', id)
     .execute();
 }
+
+export async function updateUser(db: Kysely<DB>, workspaceId: string, id: string, changes: Partial<UserRow>) {
+  await db
+    .updateTable('users')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}

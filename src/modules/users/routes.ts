@@ -2,9 +2,10 @@ import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
 import { checkPageInput, toPage } from '../../http/cursor.ts';
+import { invalid } from '../../http/errors.ts';
 import { errors, Page } from '../../http/schemas.ts';
 import { presentMe, presentUser } from './present.ts';
-import { Me, User, UserCreateBody, UserListQuery } from './schema.ts';
+import { Me, User, UserListQuery, UserUpsertBody } from './schema.ts';
 import * as service from './service.ts';
 
 const tags = ['users'];
@@ -26,17 +27,21 @@ export default async function userRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Add a user to the workspace (owners and admins)',
-        body: UserCreateBody,
-        response: { 201: User, ...errors('forbidden', 'conflict') },
+        summary: 'Add a user to the workspace (owners and admins), or update one when id is given',
+        body: UserUpsertBody,
+        response: { 200: User, 201: User, ...errors('not_found', 'forbidden', 'conflict') },
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const row = await inTransaction(database, auth(request), (ctx) =>
-        service.createUser(ctx, { name: body.name, email: body.email, role: body.role ?? 'member' }),
-      );
-      return reply.code(201).send(presentUser(row));
+      const { id, ...change } = request.body;
+      const { row, created } = await inTransaction(database, auth(request), async (ctx) => {
+        if (id !== undefined) return { row: await service.updateUser(ctx, id, change), created: false };
+        if (change.name === undefined) throw invalid('/body/name', 'is required when creating');
+        if (change.email === undefined) throw invalid('/body/email', 'is required when creating');
+        const input = { name: change.name, email: change.email, role: change.role ?? 'member' };
+        return { row: await service.createUser(ctx, input), created: true };
+      });
+      return reply.code(created ? 201 : 200).send(presentUser(row));
     },
   );
 

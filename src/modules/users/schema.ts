@@ -33,15 +33,16 @@ export const Me = Type.Object({
 });
 export type Me = Static<typeof Me>;
 
-export const UserCreateBody = Type.Object(
+export const UserUpsertBody = Type.Object(
   {
-    name: Name,
-    email: Type.String({ format: 'email', maxLength: 320 }),
+    id: Type.Optional(Type.String({ format: 'uuid', description: 'Update this user' })),
+    name: Type.Optional(Name),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
     role: Type.Optional(Role),
   },
   { additionalProperties: false },
 );
-export type UserCreateBody = Static<typeof UserCreateBody>;
+export type UserUpsertBody = Static<typeof UserUpsertBody>;
 
 export const UserListQuery = Type.Object({ limit: LimitQuery, cursor: CursorQuery, offset: OffsetQuery });
 export type UserListQuery = Static<typeof UserListQuery>;

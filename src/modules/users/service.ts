@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import { type Context, now } from '../../context.ts';
 import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
-import { AppError, forbidden } from '../../http/errors.ts';
-import { canCreateUser, seesWholeDirectory } from './policy.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
 import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
 
@@ -41,6 +41,42 @@ export async function insertUser(
     updated_at: at,
   });
   await search.write(db, SEARCH_TARGETS.users, { seq: row.seq, workspaceId, id: row.id }, { name: row.name });
+  return row;
+}
+
+/** POST /v1/users with an id: name, email and role; a rename is searchable at once (assigneeName). */
+export async function updateUser(
+  ctx: Context,
+  id: string,
+  change: { name?: string; email?: string; role?: WorkspaceRole },
+): Promise<UserRow> {
+  const current = await repo.findUser(ctx.db, ctx.workspace.id, id.toLowerCase());
+  if (!current) throw notFound('User');
+  if (!canUpdateUser(ctx.actor, current, change)) {
+    throw forbidden('Only owners and admins change other people, and only owners change owners');
+  }
+  const changes: Partial<UserRow> = { updated_at: now() };
+  if (change.name !== undefined) changes.name = change.name.trim();
+  if (change.role !== undefined) changes.role = change.role;
+  if (change.email !== undefined) {
+    const email = normalizeEmail(change.email);
+    const taken = await repo.findUserByEmail(ctx.db, ctx.workspace.id, email);
+    if (taken && taken.id !== current.id)
+      throw new AppError('conflict', `A user with email ${email} already exists`);
+    changes.email = email;
+  }
+  await repo.updateUser(ctx.db, ctx.workspace.id, current.id, changes);
+  const row = { ...current, ...changes };
+  if (changes.name !== undefined) {
+    await ctx.search.write(
+      ctx.db,
+      SEARCH_TARGETS.users,
+      { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
+      {
+        name: row.name,
+      },
+    );
+  }
   return row;
 }
 

@@ -67,6 +67,29 @@ describe('POST /v1/users', () => {
   });
 });
 
+describe('POST /v1/users with id (update)', () => {
+  test('owners rename and re-role; people rename themselves but change nothing else', async () => {
+    const member = await f.newUser('member', 'Old Name');
+    const renamed = await f.owner.post('/v1/users', { id: member.id, name: 'New Name', role: 'admin' });
+    assert.equal(renamed.status, 200);
+    assert.deepEqual([renamed.body.name, renamed.body.role], ['New Name', 'admin']);
+    const self = await member.api.post('/v1/users', { id: member.id, name: 'Self Named' });
+    assert.equal(self.status, 200);
+    assert.equal(self.body.name, 'Self Named');
+    const plain = await f.newUser('member', 'Plain');
+    problem(await plain.api.post('/v1/users', { id: plain.id, role: 'admin' }), 403, 'forbidden');
+    problem(await plain.api.post('/v1/users', { id: member.id, name: 'Hijack' }), 403, 'forbidden');
+    problem(await member.api.post('/v1/users', { id: f.ws.user.id, name: 'Demoted' }), 403, 'forbidden');
+    problem(await f.owner.post('/v1/users', { id: member.id, email: 'olive@acme.test' }), 409, 'conflict');
+    problem(
+      await f.owner.post('/v1/users', { id: '00000000-0000-4000-8000-000000000000', name: 'x' }),
+      404,
+      'not_found',
+    );
+    problem(await f.owner.post('/v1/users', { name: 'No email' }), 400, 'validation_failed');
+  });
+});
+
 describe('GET /v1/users', () => {
   test('lists the workspace oldest first with keyset pages', async () => {
     const all = await f.owner.get('/v1/users?limit=100');
