@@ -4,7 +4,6 @@
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { startCheckpointer } from './checkpointer.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
 import type { DB } from './types.ts';
@@ -71,15 +70,11 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
   }
   const path = sqlitePath(url);
   const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(openSqlite(path)) });
-  const checkpointer = path === ':memory:' ? null : startCheckpointer(path);
   return {
     db,
     dialect: 'sqlite',
     search: createSearch('sqlite'),
     description: `sqlite:${path}`,
-    close: async () => {
-      await checkpointer?.stop();
-      await db.destroy();
-    },
+    close: () => db.destroy(),
   };
 }

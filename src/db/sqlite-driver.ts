@@ -82,8 +82,6 @@ export function openSqlite(path: string): DatabaseSync {
   db.exec('pragma synchronous = full');
   db.exec('pragma foreign_keys = on');
   db.exec('pragma busy_timeout = 5000');
-  // Checkpoints run in a worker (checkpointer.ts); this one only if the log grows past ~40 MB.
-  db.exec('pragma wal_autocheckpoint = 10000');
   return db;
 }
 
