@@ -47,6 +47,19 @@ test('/openapi.json is valid OpenAPI 3.1 and describes every /v1 route with its 
     ['post', '/v1/collections'],
     ['get', '/v1/project-statuses'],
     ['post', '/v1/project-statuses'],
+    ['post', '/v1/projects'],
+    ['get', '/v1/projects/{id}'],
+    ['post', '/v1/projects/{id}/archive'],
+    ['post', '/v1/projects/{id}/unarchive'],
+    ['post', '/v1/projects/{id}/status-update'],
+    ['get', '/v1/projects/list'],
+    ['get', '/v1/projects/search'],
+    ['post', '/v1/tasks'],
+    ['get', '/v1/tasks/{id}'],
+    ['delete', '/v1/tasks/{id}'],
+    ['post', '/v1/tasks/{id}/restore'],
+    ['get', '/v1/tasks/search'],
+    ['post', '/v1/tasks/batch'],
   ];
   for (const [method, path] of expected) {
     const op = spec.paths[path]?.[method];
@@ -58,6 +71,8 @@ test('/openapi.json is valid OpenAPI 3.1 and describes every /v1 route with its 
   }
   assert.ok(spec.paths['/v1/teams'].post.requestBody, 'request bodies are described');
   assert.ok(spec.components.schemas.Problem, 'the problem schema is shared');
+  for (const name of ['Task', 'Project', 'Team', 'Area']) assert.ok(spec.components.schemas[name], name);
+  assert.ok(spec.paths['/v1/tasks/search'].get.responses['200'], 'search has its page shape');
 });
 
 test('/docs renders the reference page', async () => {
