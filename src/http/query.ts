@@ -41,3 +41,16 @@ export function parseExpand<T extends string>(query: ExpandInput, allowed: reado
   }
   return out;
 }
+
+export interface Presentation<T extends string> {
+  expand: Set<T>;
+  includeMarkdown: boolean;
+}
+
+/** The PresentationQuery of a request. */
+export function parsePresentation<T extends string>(
+  query: ExpandInput & { includeMarkdown?: string },
+  allowed: readonly T[],
+): Presentation<T> {
+  return { expand: parseExpand(query, allowed), includeMarkdown: flag(query.includeMarkdown) };
+}

@@ -96,3 +96,8 @@ export function ExpandQuery(allowed: readonly string[]) {
     'expand[]': Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description })),
   };
 }
+
+/** `expand` and `includeMarkdown`: how a resource with a description is presented. */
+export function PresentationQuery(allowed: readonly string[]) {
+  return { ...ExpandQuery(allowed), includeMarkdown: Flag('Add description.markdown') };
+}

@@ -1,5 +1,6 @@
 // Projects to API objects; the asked-for expansions of a whole page are loaded together.
 import type { Context } from '../../context.ts';
+import type { Presentation } from '../../http/query.ts';
 import * as collections from '../collections/service.ts';
 import * as groups from '../groups/lookup.ts';
 import * as statuses from '../project-statuses/service.ts';
@@ -7,10 +8,7 @@ import * as users from '../users/service.ts';
 import type { Project, ProjectExpansion } from './schema.ts';
 import type { LoadedProject } from './service.ts';
 
-export interface ProjectPresentation {
-  expand: Set<ProjectExpansion>;
-  includeMarkdown: boolean;
-}
+export type ProjectPresentation = Presentation<ProjectExpansion>;
 
 export async function presentProjects(
   ctx: Context,

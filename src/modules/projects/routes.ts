@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { type Context, inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
 import { checkPageInput, toPage } from '../../http/cursor.ts';
-import { flag, parseExpand } from '../../http/query.ts';
+import { flag, parsePresentation } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { type ProjectPresentation, presentProjects } from './present.ts';
 import {
@@ -20,14 +20,6 @@ import * as service from './service.ts';
 
 const tags = ['projects'];
 const ProjectRef = Type.Ref('Project');
-
-function presentation(q: {
-  expand?: string[];
-  'expand[]'?: string[];
-  includeMarkdown?: string;
-}): ProjectPresentation {
-  return { expand: parseExpand(q, PROJECT_EXPANSIONS), includeMarkdown: flag(q.includeMarkdown) };
-}
 
 async function one(ctx: Context, project: LoadedProject, p: ProjectPresentation) {
   return (await presentProjects(ctx, [project], p))[0]!;
@@ -49,7 +41,7 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = presentation(request.query);
+      const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
       const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
         const { project, created } = await service.upsertProject(ctx, request.body);
         return { created, out: await one(ctx, project, p) };
@@ -71,7 +63,11 @@ export default async function projectRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      return one(ctx, await service.loadVisibleProject(ctx, request.params.id), presentation(request.query));
+      return one(
+        ctx,
+        await service.loadVisibleProject(ctx, request.params.id),
+        parsePresentation(request.query, PROJECT_EXPANSIONS),
+      );
     },
   );
 
@@ -92,7 +88,7 @@ export default async function projectRoutes(app: App): Promise<void> {
         },
       },
       async (request) => {
-        const p = presentation(request.query);
+        const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
         return inTransaction(database, auth(request), async (ctx) =>
           one(ctx, await run(ctx, request.params.id), p),
         );
@@ -113,7 +109,7 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = presentation(request.query);
+      const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
       return inTransaction(database, auth(request), async (ctx) =>
         one(ctx, await service.postStatusUpdate(ctx, request.params.id, request.body), p),
       );
@@ -134,7 +130,7 @@ export default async function projectRoutes(app: App): Promise<void> {
       const q = request.query;
       const limit = q.limit ?? 50;
       checkPageInput({ limit, cursor: q.cursor, offset: q.offset });
-      const p = presentation(q);
+      const p = parsePresentation(q, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const filter = {
         teamId: q.teamId,
@@ -177,7 +173,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     async (request) => {
       const q = request.query;
       const limit = q.limit ?? 50;
-      const p = presentation(q);
+      const p = parsePresentation(q, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const s = {
         name: q.name,

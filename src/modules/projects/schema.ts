@@ -3,7 +3,6 @@ import { DateInput, DescriptionInput, DescriptionOut, Person } from '../../http/
 import {
   Color,
   CursorQuery,
-  ExpandQuery,
   Flag,
   Icon,
   LimitQuery,
@@ -11,6 +10,7 @@ import {
   Nullable,
   NullableTimestamp,
   OffsetQuery,
+  PresentationQuery,
   Timestamp,
   Uuid,
 } from '../../http/schemas.ts';
@@ -75,10 +75,7 @@ export const Project = Type.Object(
 );
 export type Project = Static<typeof Project>;
 
-const presentation = {
-  ...ExpandQuery(PROJECT_EXPANSIONS),
-  includeMarkdown: Flag('Add description.markdown'),
-};
+const presentation = PresentationQuery(PROJECT_EXPANSIONS);
 
 export const ProjectReadQuery = Type.Object(presentation);
 export type ProjectReadQuery = Static<typeof ProjectReadQuery>;

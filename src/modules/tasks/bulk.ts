@@ -6,10 +6,9 @@ import type { Context } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
 import { SEARCH_TARGETS } from '../../db/search/index.ts';
 import type { Visibility } from '../../db/types.ts';
-import { plainText } from '../../text/description.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
-import { DELETED_COUNTER, TASK_COUNTER, tagsOf } from './service.ts';
+import { DELETED_COUNTER, indexEntry, TASK_COUNTER } from './service.ts';
 
 export interface GeneratedTask {
   name: string;
@@ -73,16 +72,7 @@ export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Pro
     await ctx.search.writeNew(
       ctx.db,
       SEARCH_TARGETS.tasks,
-      rows.map((row) => ({
-        row: {
-          seq: row.seq,
-          workspaceId: row.workspace_id,
-          id: row.id,
-          workspaceCode: ctx.workspace.code,
-          tags: tagsOf(row),
-        },
-        texts: { name: row.name, description: plainText(row.description_html) },
-      })),
+      rows.map((row) => indexEntry(ctx, row)),
     );
   }
 }

@@ -3,10 +3,10 @@ import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
 import { toPage } from '../../http/cursor.ts';
-import { flag, parseExpand } from '../../http/query.ts';
+import { flag, parsePresentation } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { runBatch } from './batch.ts';
-import { presentTasks, type TaskPresentation } from './present.ts';
+import { presentTasks } from './present.ts';
 import {
   TASK_EXPANSIONS,
   Task,
@@ -21,14 +21,6 @@ import * as service from './service.ts';
 
 const tags = ['tasks'];
 const TaskRef = Type.Ref('Task');
-
-function presentation(q: {
-  expand?: string[];
-  'expand[]'?: string[];
-  includeMarkdown?: string;
-}): TaskPresentation {
-  return { expand: parseExpand(q, TASK_EXPANSIONS), includeMarkdown: flag(q.includeMarkdown) };
-}
 
 export default async function taskRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
@@ -46,7 +38,7 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = presentation(request.query);
+      const p = parsePresentation(request.query, TASK_EXPANSIONS);
       const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
         const { row, created } = await service.upsertTask(ctx, request.body);
         return { created, out: (await presentTasks(ctx, [row], p))[0] };
@@ -67,7 +59,7 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = presentation(request.query);
+      const p = parsePresentation(request.query, TASK_EXPANSIONS);
       return runBatch(database, auth(request), request.body.tasks, (ctx, saved) =>
         presentTasks(
           ctx,
@@ -91,7 +83,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     async (request) => {
       const q = request.query;
       const limit = q.limit ?? 50;
-      const p = presentation(q);
+      const p = parsePresentation(q, TASK_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const s = {
         name: q.name,
@@ -134,7 +126,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     async (request) => {
       const ctx = readContext(database, auth(request));
       const row = await service.loadVisibleTask(ctx, request.params.id);
-      return (await presentTasks(ctx, [row], presentation(request.query)))[0];
+      return (await presentTasks(ctx, [row], parsePresentation(request.query, TASK_EXPANSIONS)))[0];
     },
   );
 
@@ -166,7 +158,7 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = presentation(request.query);
+      const p = parsePresentation(request.query, TASK_EXPANSIONS);
       return inTransaction(database, auth(request), async (ctx) => {
         const row = await service.restoreTask(ctx, request.params.id);
         return (await presentTasks(ctx, [row], p))[0];

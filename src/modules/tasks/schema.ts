@@ -2,12 +2,12 @@ import { type Static, Type } from 'typebox';
 import { DateInput, DescriptionInput, DescriptionOut, Person } from '../../http/common.ts';
 import {
   CursorQuery,
-  ExpandQuery,
   Flag,
   LimitQuery,
   Name,
   Nullable,
   NullableTimestamp,
+  PresentationQuery,
   Timestamp,
   Uuid,
 } from '../../http/schemas.ts';
@@ -87,7 +87,7 @@ export const TaskBatchResult = Type.Object({
   ),
 });
 
-const presentation = { ...ExpandQuery(TASK_EXPANSIONS), includeMarkdown: Flag('Add description.markdown') };
+const presentation = PresentationQuery(TASK_EXPANSIONS);
 
 export const TaskReadQuery = Type.Object(presentation);
 export type TaskReadQuery = Static<typeof TaskReadQuery>;

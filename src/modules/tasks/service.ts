@@ -58,9 +58,9 @@ export function tagsOf(row: TaskRow): string[] {
   return tags;
 }
 
-/** Indexes a task: `new` for a task never indexed, else the seq it was indexed under. */
-async function index(ctx: Context, row: TaskRow, previous: number | 'new'): Promise<void> {
-  const entry = {
+/** A task's entry in the search index (db/search): its words, and its filter tags for FTS5. */
+export function indexEntry(ctx: Context, row: TaskRow) {
+  return {
     row: {
       seq: row.seq,
       workspaceId: row.workspace_id,
@@ -70,6 +70,11 @@ async function index(ctx: Context, row: TaskRow, previous: number | 'new'): Prom
     },
     texts: { name: row.name, description: plainText(row.description_html) },
   };
+}
+
+/** Indexes a task: `new` for a task never indexed, else the seq it was indexed under. */
+async function index(ctx: Context, row: TaskRow, previous: number | 'new'): Promise<void> {
+  const entry = indexEntry(ctx, row);
   if (previous === 'new') await ctx.search.writeNew(ctx.db, SEARCH_TARGETS.tasks, [entry]);
   else
     await ctx.search.write(
