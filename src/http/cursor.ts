@@ -3,7 +3,7 @@
 // replayed against another query (other filters, another endpoint, another workspace), is 400
 // invalid_cursor. The secret lives in the database so that every server process shares it.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { AppError, invalid } from './errors.ts';
 
 export type KeyValue = string | number;
@@ -69,10 +69,6 @@ export function after(columns: SortColumn[], key: KeyValue[]): RawBuilder<SqlBoo
   return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
 }
 
-export function orderBy(columns: SortColumn[]): RawBuilder<unknown> {
-  return sql.join(columns.map((c) => sql`${sql.ref(c.ref)} ${sql.raw(c.dir)}`));
-}
-
 export interface PageInput {
   limit: number;
   cursor?: string;
@@ -108,5 +104,3 @@ export function toPage<R>(
     nextCursor: hasMore && last !== undefined ? cursors.encode(scope, keyOf(last)) : null,
   };
 }
-
-export type { Expression };

@@ -53,8 +53,3 @@ export function presentGroup(
   }
   return out;
 }
-
-/** A short reference, as tasks and projects embed their team or area. */
-export function presentGroupRef(row: GroupRow): { id: string; name: string; publicId: string } {
-  return { id: row.id, name: row.name, publicId: row.public_id };
-}

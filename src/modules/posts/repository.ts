@@ -7,20 +7,3 @@ export async function insertPost(db: Kysely<DB>, row: Omit<PostRow, 'seq'>): Pro
   const { seq } = await db.insertInto('posts').values(row).returning('seq').executeTakeFirstOrThrow();
   return { ...row, seq: Number(seq) };
 }
-
-export function postsOf(
-  db: Kysely<DB>,
-  workspaceId: string,
-  entityType: string,
-  entityId: string,
-): Promise<PostRow[]> {
-  return db
-    .selectFrom('posts')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}

@@ -36,7 +36,3 @@ export async function createPost(ctx: Context, input: NewPost): Promise<PostRow>
   await recordEvent(ctx, 'post.created', row.id, input.at);
   return row;
 }
-
-export function postsOf(ctx: Context, entityType: string, entityId: string): Promise<PostRow[]> {
-  return repo.postsOf(ctx.db, ctx.workspace.id, entityType, entityId);
-}
