@@ -122,6 +122,31 @@ test('first start prints a bootstrap token that works; SIGTERM stops cleanly', a
     assert.equal(other.status, 404);
 
     assert.ok(!server.output().includes(created.token), 'tokens never reach the logs');
+
+    // `cairn seed` fills that workspace; the API then sees every seeded task, searchable.
+    const seeded = cli(['seed', '--tasks', '600', '--workspace', created.workspace.id]);
+    assert.equal(seeded.status, 0, seeded.stderr);
+    const summary = JSON.parse(seeded.stdout);
+    assert.deepEqual([summary.workspaceId, summary.tasks, summary.teams], [created.workspace.id, 600, 5]);
+    const all = await (
+      await fetch(`${server.url}/v1/tasks/search?includeDeleted=true&limit=1`, { headers: auth })
+    ).json();
+    assert.equal(all.total, 600);
+    const live = await (
+      await fetch(`${server.url}/v1/tasks/search?limit=100&expand=none`, { headers: auth })
+    ).json();
+    assert.ok(live.total < 600 && live.total > 550, `live tasks: ${live.total}`);
+    const word = live.data[0].name.split(' ')[0];
+    const found = await (
+      await fetch(`${server.url}/v1/tasks/search?name=${encodeURIComponent(word)}`, { headers: auth })
+    ).json();
+    assert.ok(found.total > 0, `"${word}" finds seeded tasks`);
+    const afterSeed = await fetch(`${server.url}/v1/tasks`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'After the seed', teamId: live.data[0].teamId }),
+    });
+    assert.equal((await afterSeed.json()).publicId, 601, 'public ids continue after the seeded ones');
   } finally {
     server.child.kill('SIGTERM');
   }

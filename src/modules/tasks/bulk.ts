@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
 import { SEARCH_TARGETS } from '../../db/search/index.ts';
+import { reserveSeqs } from '../../db/sequences.ts';
 import type { Visibility } from '../../db/types.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -34,7 +35,7 @@ const CHUNK = 400;
 export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Promise<void> {
   const firstPublicId = await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER, tasks.length);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, tasks.filter((t) => t.deleted).length);
-  const seqs = await repo.reserveSeqs(ctx.db, ctx.dialect, tasks.length);
+  const seqs = await reserveSeqs(ctx.db, ctx.dialect, 'tasks', tasks.length);
   for (let start = 0; start < tasks.length; start += CHUNK) {
     const rows: TaskRow[] = tasks.slice(start, start + CHUNK).map((t, i) => ({
       seq: seqs[start + i]!,

@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
+import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -32,20 +33,6 @@ export async function insertTask(db: Kysely<DB>, row: Omit<TaskRow, 'seq'>): Pro
   return { ...row, seq: Number(seq) };
 }
 
-/** Takes n new change numbers, ascending, for new rows (bulk inserts). */
-export async function reserveSeqs(db: Kysely<DB>, dialect: Dialect, n: number): Promise<number[]> {
-  if (dialect === 'sqlite') {
-    // Transactions are serialized on SQLite, so the run after the current maximum is ours.
-    const { rows } = await sql<{ max: number | null }>`select max(seq) as max from tasks`.execute(db);
-    const first = Number(rows[0]?.max ?? 0) + 1;
-    return Array.from({ length: n }, (_, i) => first + i);
-  }
-  const { rows } = await sql<{
-    seq: string;
-  }>`select nextval('task_seq') as seq from generate_series(1, ${n})`.execute(db);
-  return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
-}
-
 export async function insertTasks(db: Kysely<DB>, rows: TaskRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('tasks').values(rows).execute();
 }
@@ -55,13 +42,6 @@ export async function insertLabelLinks(
   links: { workspace_id: string; task_id: string; label_id: string }[],
 ) {
   if (links.length > 0) await db.insertInto('task_label_links').values(links).execute();
-}
-
-/** The next change number: seq order is change order (migration 0002). */
-function nextSeq(dialect: Dialect): RawBuilder<number> {
-  return dialect === 'sqlite'
-    ? sql<number>`(select coalesce(max(seq), 0) + 1 from tasks)`
-    : sql<number>`nextval('task_seq')`;
 }
 
 /** Applies changes and moves the task to the front of the change order; returns its new seq. */
@@ -74,7 +54,7 @@ export async function updateTask(
 ): Promise<number> {
   const { seq } = await db
     .updateTable('tasks')
-    .set({ ...changes, seq: nextSeq(dialect) })
+    .set({ ...changes, seq: nextSeq(dialect, 'tasks') })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .returning('seq')
