@@ -41,10 +41,9 @@ function seedDatabase(): void {
   mkdirSync(dir, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) rmSync(seededPath + suffix, { force: true });
   log(`seeding ${TASKS} tasks into ${seededPath} …`);
-  const env = seedEnv;
   const migrate = spawnSync(process.execPath, ['src/cli.ts', 'migrate'], {
     cwd: root,
-    env,
+    env: seedEnv,
     stdio: 'inherit',
   });
   if (migrate.status !== 0) throw new Error('migrate failed');
@@ -61,13 +60,13 @@ function seedDatabase(): void {
       '--owner-email',
       'bench@example.com',
     ],
-    { cwd: root, env, encoding: 'utf8' },
+    { cwd: root, env: seedEnv, encoding: 'utf8' },
   );
   if (made.status !== 0) throw new Error(made.stderr);
   const token: string = JSON.parse(made.stdout).token;
   const seeded = spawnSync(process.execPath, ['src/cli.ts', 'seed', '--tasks', String(TASKS)], {
     cwd: root,
-    env,
+    env: seedEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (seeded.status !== 0) throw new Error('seed failed');

@@ -5,8 +5,9 @@ import * as collections from '../collections/service.ts';
 import * as groups from '../groups/lookup.ts';
 import * as statuses from '../project-statuses/service.ts';
 import * as users from '../users/service.ts';
+import type { ProjectRow } from './repository.ts';
 import type { Project, ProjectExpansion } from './schema.ts';
-import type { LoadedProject } from './service.ts';
+import { type LoadedProject, teamIdsOf } from './service.ts';
 
 export type ProjectPresentation = Presentation<ProjectExpansion>;
 
@@ -104,4 +105,21 @@ export async function presentProjects(
     }
     return out;
   });
+}
+
+/** Projects of a list or search page: their team ids in one query, then presentProjects. */
+export async function presentProjectRows(
+  ctx: Context,
+  rows: ProjectRow[],
+  p: ProjectPresentation,
+): Promise<Project[]> {
+  const teams = await teamIdsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return presentProjects(
+    ctx,
+    rows.map((row) => ({ row, teamIds: teams.get(row.id) ?? [] })),
+    p,
+  );
 }

@@ -5,7 +5,7 @@ import { auth } from '../../http/auth.ts';
 import { checkPageInput, toPage } from '../../http/cursor.ts';
 import { flag, parsePresentation } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
-import { type ProjectPresentation, presentProjects } from './present.ts';
+import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
 import {
   PROJECT_EXPANSIONS,
   Project,
@@ -147,15 +147,7 @@ export default async function projectRoutes(app: App): Promise<void> {
         withTotal: flag(q.includeTotal),
       });
       const page = toPage(rows, limit, cursors, scope, (r) => [r.created_at, r.id]);
-      const teams = await service.teamIdsOf(
-        ctx,
-        page.data.map((r) => r.id),
-      );
-      const data = await presentProjects(
-        ctx,
-        page.data.map((row) => ({ row, teamIds: teams.get(row.id) ?? [] })),
-        p,
-      );
+      const data = await presentProjectRows(ctx, page.data, p);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },
   );
@@ -191,13 +183,9 @@ export default async function projectRoutes(app: App): Promise<void> {
         after: key ? { tier: Number(key[0]), after: key.slice(1) } : undefined,
       });
       const page = toPage(rows, limit, cursors, scope, (r) => [r.tier, r.row.updated_at, r.row.id]);
-      const teams = await service.teamIdsOf(
+      const data = await presentProjectRows(
         ctx,
-        page.data.map((r) => r.row.id),
-      );
-      const data = await presentProjects(
-        ctx,
-        page.data.map(({ row }) => ({ row, teamIds: teams.get(row.id) ?? [] })),
+        page.data.map((r) => r.row),
         p,
       );
       return { ...page, data, total };

@@ -114,12 +114,10 @@ export async function replaceLabels(db: Kysely<DB>, workspaceId: string, taskId:
     .where('workspace_id', '=', workspaceId)
     .where('task_id', '=', taskId)
     .execute();
-  if (labelIds.length > 0) {
-    await db
-      .insertInto('task_label_links')
-      .values(labelIds.map((label_id) => ({ workspace_id: workspaceId, task_id: taskId, label_id })))
-      .execute();
-  }
+  await insertLabelLinks(
+    db,
+    labelIds.map((label_id) => ({ workspace_id: workspaceId, task_id: taskId, label_id })),
+  );
 }
 
 /** How many tasks (deleted or not) use each of these statuses. */

@@ -139,7 +139,6 @@ async function checkAssignee(ctx: Context, id: string | null): Promise<string | 
 
 export interface SavedTask {
   row: TaskRow;
-  labelIds: string[];
   created: boolean;
 }
 
@@ -193,7 +192,7 @@ export async function upsertTask(
   );
   await index(ctx, row, 'new');
   await recordEvent(ctx, 'task.created', row.id, at);
-  return { row, labelIds, created: true };
+  return { row, created: true };
 }
 
 async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: string): Promise<SavedTask> {
@@ -242,7 +241,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   const row = { ...current, ...changes, seq };
   await index(ctx, row, current.seq);
   await recordEvent(ctx, 'task.updated', row.id, at);
-  return { row, labelIds: labelIds ?? (await labelsOf(ctx, [row.id])).get(row.id) ?? [], created: false };
+  return { row, created: false };
 }
 
 /** DELETE /v1/tasks/{id}: soft delete; deleting a deleted task changes nothing. */

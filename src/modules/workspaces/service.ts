@@ -37,29 +37,27 @@ export async function createWorkspaceIn(
   search: SearchProvider,
   input: NewWorkspace,
 ): Promise<CreatedWorkspace> {
-  {
-    const at = now();
-    const workspace = {
-      id: randomUUID(),
-      code: await repo.nextCode(trx),
-      name: input.name.trim(),
-      created_at: at,
-      updated_at: at,
-    };
-    await repo.insertWorkspace(trx, workspace);
-    const user = await insertUser(trx, search, workspace.id, {
-      name: input.ownerName,
-      email: input.ownerEmail,
-      role: 'owner',
-    });
-    const { token } = await insertToken(trx, workspace.id, user.id, 'Initial token', input.token);
-    await createDefaults(trx, workspace.id);
-    return {
-      workspace: { id: workspace.id, name: workspace.name, createdAt: workspace.created_at },
-      user: presentUser(user),
-      token,
-    };
-  }
+  const at = now();
+  const workspace = {
+    id: randomUUID(),
+    code: await repo.nextCode(trx),
+    name: input.name.trim(),
+    created_at: at,
+    updated_at: at,
+  };
+  await repo.insertWorkspace(trx, workspace);
+  const user = await insertUser(trx, search, workspace.id, {
+    name: input.ownerName,
+    email: input.ownerEmail,
+    role: 'owner',
+  });
+  const { token } = await insertToken(trx, workspace.id, user.id, 'Initial token', input.token);
+  await createDefaults(trx, workspace.id);
+  return {
+    workspace: { id: workspace.id, name: workspace.name, createdAt: workspace.created_at },
+    user: presentUser(user),
+    token,
+  };
 }
 
 /**
