@@ -20,17 +20,7 @@ export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
 }
 
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
-  const rows = await ctx.db
-    .selectFrom('groups as g')
-    .leftJoin('group_members as m', (j) =>
-      j
-        .onRef('m.workspace_id', '=', 'g.workspace_id')
-        .onRef('m.group_id', '=', 'g.id')
-        .on('m.user_id', '=', ctx.actor.id),
-    )
-    .select(['g.id', 'g.privacy', 'm.role'])
-    .where('g.workspace_id', '=', ctx.workspace.id)
-    .execute();
+  const rows = await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id);
   const visible = new Set<string>();
   const invisible: string[] = [];
   for (const r of rows) {
@@ -48,28 +38,21 @@ export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[
 /** Those of `ids` that are teams (not areas) the caller sees: for team references in bodies. */
 export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<string>> {
   const visibility = await groupVisibility(ctx);
-  const teams = await perRequest(ctx, 'groups.teams', async () => {
-    const rows = await ctx.db
-      .selectFrom('groups')
-      .select('id')
-      .where('workspace_id', '=', ctx.workspace.id)
-      .where('kind', '=', 'team')
-      .execute();
-    return new Set(rows.map((r) => r.id));
-  });
+  const teams = await perRequest(
+    ctx,
+    'groups.teams',
+    async () => new Set(await repo.teamIds(ctx.db, ctx.workspace.id)),
+  );
   return new Set(ids.filter((id) => teams.has(id) && visibility.visible.has(id)));
 }
 
 /** Ids of teams (not areas) whose name matches every word: for teamName filters. */
-export async function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom('groups as g')
-    .select('g.id')
-    .where('g.workspace_id', '=', ctx.workspace.id)
-    .where('g.kind', '=', 'team')
-    .where(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'))
-    .execute();
-  return rows.map((r) => r.id);
+export function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
+  return repo.teamIds(
+    ctx.db,
+    ctx.workspace.id,
+    ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'),
+  );
 }
 
 /** A team's statuses, in order: read once per request (a batch asks for every entry). */
@@ -87,11 +70,5 @@ export function labelsOfGroup(ctx: Context, groupId: string): Promise<LabelRow[]
 }
 
 export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<StatusRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return ctx.db
-    .selectFrom('task_statuses')
-    .selectAll()
-    .where('workspace_id', '=', ctx.workspace.id)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
+  return repo.statusesByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
 }

@@ -1,6 +1,13 @@
 // Teams and areas are one kind of row ("groups", told apart by kind), with their members, task statuses
 // and task labels.
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import {
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type {
   DB,
   GroupKind,
@@ -266,4 +273,66 @@ export function pageAfter(
 export async function countOf(q: GroupQuery): Promise<number> {
   const row = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Every group of the workspace with the user's membership role in it (null when not a member). */
+export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId: string) {
+  return db
+    .selectFrom('groups as g')
+    .leftJoin('group_members as m', (j) =>
+      j
+        .onRef('m.workspace_id', '=', 'g.workspace_id')
+        .onRef('m.group_id', '=', 'g.id')
+        .on('m.user_id', '=', userId),
+    )
+    .select(['g.id', 'g.privacy', 'm.role'])
+    .where('g.workspace_id', '=', workspaceId)
+    .execute();
+}
+
+/** Ids of the workspace's teams (not areas), optionally only those meeting `condition` (on alias g). */
+export async function teamIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  condition?: RawBuilder<SqlBool>,
+): Promise<string[]> {
+  let q = db
+    .selectFrom('groups as g')
+    .select('g.id')
+    .where('g.workspace_id', '=', workspaceId)
+    .where('g.kind', '=', 'team');
+  if (condition) q = q.where(condition);
+  return (await q.execute()).map((r) => r.id);
+}
+
+export function statusesByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<StatusRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('task_statuses')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export interface TeamFilter {
+  workspaceId: string;
+  userId: string;
+  scope: GroupScope;
+  includeArchived: boolean;
+  /** A search condition on alias g. */
+  match?: RawBuilder<SqlBool>;
+}
+
+/** The teams a search may return: visible to the user, archived only when asked. */
+export function teamsQuery(db: Kysely<DB>, f: TeamFilter): GroupQuery {
+  let query = whereVisible(
+    db.selectFrom('groups as g').where('g.workspace_id', '=', f.workspaceId).where('g.kind', '=', 'team'),
+    f.workspaceId,
+    f.userId,
+    f.scope,
+  );
+  if (!f.includeArchived) query = query.where('g.archived_at', 'is', null);
+  if (f.match) query = query.where(f.match);
+  return query;
 }

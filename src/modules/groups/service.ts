@@ -351,22 +351,17 @@ export const SEARCH_ORDER = [
 /** GET /v1/teams/search: visible teams whose name matches, newest change first, and their count. */
 export async function searchTeams(ctx: Context, q: TeamSearch): Promise<{ rows: GroupRow[]; total: number }> {
   const words = distinctWords(q.name);
-  const filtered = () => {
-    let query = repo.whereVisible(
-      ctx.db
-        .selectFrom('groups as g')
-        .where('g.workspace_id', '=', ctx.workspace.id)
-        .where('g.kind', '=', 'team'),
-      ctx.workspace.id,
-      ctx.actor.id,
-      groupScope(ctx.actor),
-    );
-    if (!q.includeArchived) query = query.where('g.archived_at', 'is', null);
-    if (words.length > 0) {
-      query = query.where(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode));
-    }
-    return query;
-  };
+  const filtered = () =>
+    repo.teamsQuery(ctx.db, {
+      workspaceId: ctx.workspace.id,
+      userId: ctx.actor.id,
+      scope: groupScope(ctx.actor),
+      includeArchived: q.includeArchived,
+      match:
+        words.length > 0
+          ? ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode)
+          : undefined,
+    });
   const page = await repo.pageAfter(filtered(), [...SEARCH_ORDER], q.after, q.limit);
   const total = await repo.countOf(filtered());
   return { rows: page, total };

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, RawBuilder, Selectable, SqlBool } from 'kysely';
 import type { DB, UsersTable } from '../../db/types.ts';
 import { after, type KeyValue } from '../../http/cursor.ts';
 
@@ -104,4 +104,19 @@ export async function updateUser(db: Kysely<DB>, workspaceId: string, id: string
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .execute();
+}
+
+/** Ids of the workspace's users meeting `condition` (on alias u). */
+export async function userIdsWhere(
+  db: Kysely<DB>,
+  workspaceId: string,
+  condition: RawBuilder<SqlBool>,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .select('u.id')
+    .where('u.workspace_id', '=', workspaceId)
+    .where(condition)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -114,14 +114,12 @@ export function usersByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]
 }
 
 /** Ids of this workspace's users whose name matches every word (assigneeName, ownerName). */
-export async function userIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  const rows = await ctx.db
-    .selectFrom('users as u')
-    .select('u.id')
-    .where('u.workspace_id', '=', ctx.workspace.id)
-    .where(ctx.search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all'))
-    .execute();
-  return rows.map((r) => r.id);
+export function userIdsByName(ctx: Context, words: string[]): Promise<string[]> {
+  return repo.userIdsWhere(
+    ctx.db,
+    ctx.workspace.id,
+    ctx.search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all'),
+  );
 }
 
 export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {
