@@ -3,10 +3,10 @@
 // replayed against another query (other filters, another endpoint, another workspace), is 400
 // invalid_cursor. The secret lives in the database so that every server process shares it.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import { AppError, invalid } from './errors.ts';
-
-export type KeyValue = string | number;
+import type { Auth } from '../context.ts';
+import type { KeyValue, PageRequest } from '../db/keyset.ts';
+import { AppError, invalidRequest } from './errors.ts';
+import { DEFAULT_LIMIT } from './schemas.ts';
 
 export interface Cursors {
   encode(scope: string, key: KeyValue[]): string;
@@ -53,41 +53,13 @@ export function createCursors(secret: string): Cursors {
   };
 }
 
-export interface SortColumn {
-  /** A column reference such as "g.updated_at". */
-  ref: string;
-  dir: 'asc' | 'desc';
-}
-
-/** Rows strictly after `key` in the order of `columns` (works for mixed directions). */
-export function after(columns: SortColumn[], key: KeyValue[]): RawBuilder<SqlBool> {
-  const branches: RawBuilder<unknown>[] = columns.map((col, i) => {
-    const equal = columns.slice(0, i).map((c, j) => sql`${sql.ref(c.ref)} = ${key[j]}`);
-    const beyond = sql`${sql.ref(col.ref)} ${sql.raw(col.dir === 'desc' ? '<' : '>')} ${key[i]}`;
-    return sql`(${sql.join([...equal, beyond], sql` and `)})`;
-  });
-  return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
-}
-
-export interface PageInput {
-  limit: number;
-  cursor?: string;
-  offset?: number;
-}
-
-export function checkPageInput(input: PageInput): void {
-  if (input.cursor !== undefined && input.offset !== undefined) {
-    throw invalid('/query/offset', 'offset cannot be combined with cursor');
-  }
-}
-
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
   hasMore: boolean;
 }
 
-/** Cuts the `limit + 1` rows a query fetched into a page, with the cursor after its last row. */
+/** Cuts the `fetchSize(limit)` rows a query fetched into a page, with the cursor after its last row. */
 export function toPage<R>(
   rows: R[],
   limit: number,
@@ -102,5 +74,42 @@ export function toPage<R>(
     data,
     hasMore,
     nextCursor: hasMore && last !== undefined ? cursors.encode(scope, keyOf(last)) : null,
+  };
+}
+
+export interface PagingQuery {
+  limit?: number;
+  cursor?: string;
+  offset?: number;
+}
+
+/** What a list or search route needs to page: the request's page, and how to cut the rows it fetched. */
+export interface Paging extends PageRequest {
+  page<R>(rows: R[], keyOf: (row: R) => KeyValue[]): Page<R>;
+}
+
+/**
+ * The one paging helper of list and search routes. The cursor is bound to the endpoint, the
+ * workspace, the caller and the filter (another query's cursor is 400 invalid_cursor); the limit's
+ * default comes from the LimitQuery schema; offset and cursor together are 400.
+ */
+export function openPaging(
+  cursors: Cursors,
+  auth: Auth,
+  endpoint: string,
+  filter: unknown,
+  q: PagingQuery,
+  arity: number,
+): Paging {
+  if (q.cursor !== undefined && q.offset !== undefined) {
+    throw invalidRequest('/query/offset', 'offset cannot be combined with cursor');
+  }
+  const scope = JSON.stringify([endpoint, auth.workspace.id, auth.actor.id, filter ?? null]);
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  return {
+    limit,
+    offset: q.offset,
+    after: q.cursor !== undefined ? cursors.decode(scope, q.cursor, arity) : undefined,
+    page: (rows, keyOf) => toPage(rows, limit, cursors, scope, keyOf),
   };
 }

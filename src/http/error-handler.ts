@@ -24,7 +24,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 function toAppError(error: FastifyError): AppError | null {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError) return error.at('/body');
   // Services check uniqueness first; this is the race two concurrent requests can still run into.
   if (isUniqueViolation(error)) {
     return new AppError('conflict', 'Another request changed the same thing at the same time; retry');

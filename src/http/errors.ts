@@ -44,7 +44,12 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
 };
 
 export interface FieldError {
-  /** JSON Pointer into the request, led by its part: /body/name, /query/limit, /params/id. */
+  /**
+   * Where the problem is. In an error a service throws, a field of the submitted object as a JSON
+   * Pointer without its leading slash (`projectId`, `members/0/id`); the HTTP layer leads it with the
+   * request part (`/body/projectId`), a batch with the entry (`/projectId`). In errors of the HTTP
+   * layer itself, the whole pointer: `/query/limit`, `/params/id`.
+   */
   path: string;
   message: string;
 }
@@ -54,14 +59,31 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** True when `errors` name fields of the submitted object (see FieldError.path). */
+  readonly ofFields: boolean;
 
-  constructor(code: ErrorCode, detail: string, errors?: FieldError[], headers?: Record<string, string>) {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    errors?: FieldError[],
+    headers?: Record<string, string>,
+    ofFields = false,
+  ) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.errors = errors;
     this.headers = headers;
+    this.ofFields = ofFields;
+  }
+
+  /** This error with its field paths led by `prefix` (`/body`, or `` for a batch entry). */
+  at(prefix: string): AppError {
+    if (!this.ofFields || !this.errors) return this;
+    const errors = this.errors.map((e) => ({ path: `${prefix}/${e.path}`, message: e.message }));
+    const first = errors[0]!;
+    return new AppError(this.code, `${first.path}: ${first.message}`, errors, this.headers);
   }
 }
 
@@ -73,7 +95,19 @@ export function forbidden(detail: string): AppError {
   return new AppError('forbidden', detail);
 }
 
-export function invalid(path: string, message: string): AppError {
+/** A service's 400: a field of the submitted object (`projectId`, `labelIds/2`) and what is wrong with it. */
+export function invalid(field: string, message: string): AppError {
+  return new AppError(
+    'validation_failed',
+    `${field}: ${message}`,
+    [{ path: field, message }],
+    undefined,
+    true,
+  );
+}
+
+/** The HTTP layer's 400, at a whole pointer into the request (`/query/offset`). */
+export function invalidRequest(path: string, message: string): AppError {
   return new AppError('validation_failed', `${path}: ${message}`, [{ path, message }]);
 }
 

@@ -1,6 +1,6 @@
 // Parsing of the query conventions every list and read shares (decisions §4, §5): string flags and
 // `expand`. Schemas check the shape; these turn checked strings into meaning.
-import { invalid } from './errors.ts';
+import { invalidRequest } from './errors.ts';
 
 /** A string flag already checked by the Flag schema: absent is false, bare (`?flag`) is true. */
 export function flag(value: string | undefined): boolean {
@@ -20,19 +20,19 @@ export function parseExpand<T extends string>(query: ExpandInput, allowed: reado
     .map((v) => v.trim())
     .filter((v) => v !== '');
   if (names.length === 0 || names.includes('all')) {
-    if (names.includes('none')) throw invalid('/query/expand', 'all and none cannot be combined');
+    if (names.includes('none')) throw invalidRequest('/query/expand', 'all and none cannot be combined');
     return new Set(allowed);
   }
   if (names.includes('none')) {
     if (names.length > names.filter((n) => n === 'none').length) {
-      throw invalid('/query/expand', 'none cannot be combined with field names');
+      throw invalidRequest('/query/expand', 'none cannot be combined with field names');
     }
     return new Set();
   }
   const out = new Set<T>();
   for (const name of names) {
     if (!(allowed as readonly string[]).includes(name)) {
-      throw invalid(
+      throw invalidRequest(
         '/query/expand',
         `unknown expansion "${name}"; allowed: all, none, ${allowed.join(', ') || '(none here)'}`,
       );

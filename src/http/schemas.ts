@@ -78,8 +78,9 @@ export function Flag(description: string) {
   return Type.Optional(Type.String({ pattern: FLAG_PATTERN, description }));
 }
 
+export const DEFAULT_LIMIT = 50;
 export const LimitQuery = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, 1 to 100' }),
+  Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size, 1 to 100' }),
 );
 export const CursorQuery = Type.Optional(
   Type.String({ minLength: 1, maxLength: 2000, description: 'nextCursor of the previous page' }),

@@ -14,7 +14,17 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
-import type { FieldQuery, IndexedRow, MatchMode, SearchProvider, SearchTarget } from './index.ts';
+import type {
+  Entry,
+  FieldQuery,
+  Fts5Provider,
+  MatchMode,
+  PlainTarget,
+  SearchTarget,
+  TaggedRow,
+  TaggedTarget,
+} from './index.ts';
+import { type Logic, type TierOrTotal, tierCondition } from './tiers.ts';
 
 export function workspacePrefix(code: number): string {
   return code.toString(36).padStart(6, '0');
@@ -28,51 +38,48 @@ function fieldExpression(q: FieldQuery, prefix = ''): string {
   return `(${q.words.map((w) => phrase(prefix, q.field, w, true)).join(' AND ')})`;
 }
 
-export class Fts5Search implements SearchProvider {
+export class Fts5Search implements Fts5Provider {
   readonly kind = 'fts5';
 
-  async write(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    row: IndexedRow,
-    texts: Record<string, string | null>,
-  ): Promise<void> {
-    await sql`delete from ${sql.table(target.fts)} where rowid = ${row.previousSeq ?? row.seq}`.execute(db);
-    await this.writeNew(db, target, [{ row, texts }]);
+  write(db: Kysely<DB>, target: PlainTarget, entry: Entry): Promise<void>;
+  write(db: Kysely<DB>, target: TaggedTarget, entry: Entry<TaggedRow>): Promise<void>;
+  async write(db: Kysely<DB>, target: SearchTarget, entry: Entry | Entry<TaggedRow>): Promise<void> {
+    const rowid = entry.row.previousSeq ?? entry.row.seq;
+    await sql`delete from ${sql.table(target.fts)} where rowid = ${rowid}`.execute(db);
+    await this.#insert(db, target, [entry]);
   }
 
-  async writeNew(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
-  ): Promise<void> {
-    if (rows.length === 0) return;
+  writeNew(db: Kysely<DB>, target: PlainTarget, entries: Entry[]): Promise<void>;
+  writeNew(db: Kysely<DB>, target: TaggedTarget, entries: Entry<TaggedRow>[]): Promise<void>;
+  async writeNew(db: Kysely<DB>, target: SearchTarget, entries: (Entry | Entry<TaggedRow>)[]): Promise<void> {
+    await this.#insert(db, target, entries);
+  }
+
+  async #insert(db: Kysely<DB>, target: SearchTarget, entries: (Entry | Entry<TaggedRow>)[]): Promise<void> {
+    if (entries.length === 0) return;
     const columns = [...target.fields, ...(target.tagged ? ['tags'] : [])].map((c) => sql.ref(c));
-    const tuples = rows.map(({ row, texts }) => {
-      const prefix = target.tagged ? workspacePrefix(row.workspaceCode!) : '';
+    const tuples = entries.map(({ row, texts }) => {
+      const tagged = target.tagged ? (row as TaggedRow) : null;
+      const prefix = tagged ? workspacePrefix(tagged.workspaceCode) : '';
       const values: unknown[] = target.fields.map((f) =>
         distinctWords(texts[f])
           .map((w) => prefix + w)
           .join(' '),
       );
-      if (target.tagged) values.push((row.tags ?? []).map((t) => prefix + t).join(' '));
+      if (tagged) values.push(tagged.tags.map((t) => prefix + t).join(' '));
       return sql`(${row.seq}, ${sql.join(values)})`;
     });
     await sql`insert into ${sql.table(target.fts)} (rowid, ${sql.join(columns)}) values ${sql.join(tuples)}`.execute(
       db,
     );
-    if (target.tagged) await this.#recordTerms(db, target, rows);
+    if (target.tagged) await this.#recordTerms(db, target, entries as Entry<TaggedRow>[]);
   }
 
   /** Tagged targets keep the set of words ever indexed, for prefix expansion (expandPrefixes). */
-  async #recordTerms(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
-  ): Promise<void> {
+  async #recordTerms(db: Kysely<DB>, target: TaggedTarget, entries: Entry<TaggedRow>[]): Promise<void> {
     const terms = new Set<string>();
-    for (const { row, texts } of rows) {
-      const prefix = workspacePrefix(row.workspaceCode!);
+    for (const { row, texts } of entries) {
+      const prefix = workspacePrefix(row.workspaceCode);
       for (const f of target.fields) for (const w of distinctWords(texts[f])) terms.add(prefix + w);
     }
     const list = [...terms];
@@ -84,8 +91,7 @@ export class Fts5Search implements SearchProvider {
     }
   }
 
-  matches(target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {
-    if (target.tagged) throw new Error(`${target.table} is searched with taggedMatch`);
+  matches(target: PlainTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {
     const expression = queries.map((q) => fieldExpression(q)).join(mode === 'all' ? ' AND ' : ' OR ');
     return sql<SqlBool>`${sql.ref(`${alias}.seq`)} in (select rowid from ${sql.table(target.fts)} where ${sql.table(target.fts)} match ${expression})`;
   }
@@ -110,7 +116,7 @@ const MAX_TERMS = 64;
  */
 export async function expandPrefixes(
   db: Kysely<DB>,
-  target: SearchTarget,
+  target: TaggedTarget,
   workspaceCode: number,
   words: string[],
 ): Promise<(string[] | null)[]> {
@@ -140,14 +146,14 @@ export interface TaggedQuery {
   exclude: Exclusion[];
 }
 
-/**
- * Which rows of a tagged query: `all` fields matching, `rest` (mode any: some but not all), or
- * `matching` (everything the query finds: the total).
- */
-export type Tier = 'all' | 'rest' | 'matching';
+const MATCH_LOGIC: Logic<string> = {
+  and: (parts) => parts.join(' AND '),
+  or: (parts) => parts.join(' OR '),
+  andNot: (a, b) => `(${a}) NOT (${b})`,
+};
 
-/** The FTS5 MATCH expression of a tagged query, or null when nothing can match. */
-export function taggedMatch(q: TaggedQuery, tier: Tier): string | null {
+/** The FTS5 MATCH expression of one tier of a tagged query (or of its total), or null when nothing can match. */
+export function taggedMatch(q: TaggedQuery, tier: TierOrTotal): string | null {
   const prefix = workspacePrefix(q.workspaceCode);
   const anyOf = (tags: string[]) => `(${tags.map((t) => phrase(prefix, 'tags', t, false)).join(' OR ')})`;
   const fields = q.fields.map((f) => {
@@ -161,14 +167,7 @@ export function taggedMatch(q: TaggedQuery, tier: Tier): string | null {
     });
     return parts.includes(null) ? null : `(${parts.join(' AND ')})`;
   });
-  const live = fields.filter((f): f is string => f !== null);
-  const all = live.length === fields.length ? live.join(' AND ') : null;
-  const some = live.length > 0 ? live.join(' OR ') : null;
-  let text: string | null;
-  if (q.mode === 'all' || fields.length <= 1) text = tier === 'rest' ? null : all;
-  else if (tier === 'all') text = all;
-  else if (tier === 'rest') text = some && all ? `(${some}) NOT (${all})` : some;
-  else text = some;
+  const text = tierCondition(MATCH_LOGIC, fields, q.mode, tier);
   if (text === null) return null;
   if (q.require.some((r) => r.length === 0)) return null;
   const positive = [`(${text})`, ...q.require.map(anyOf)].join(' AND ');

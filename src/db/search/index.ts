@@ -4,7 +4,7 @@
 //
 // Two ways to ask it:
 // - `matches`: a SQL condition on a row, for the small tables (teams, users, projects) and for
-//   PostgreSQL everywhere;
+//   PostgreSQL everywhere (PlainTarget; on PostgreSQL any target);
 // - the tagged FTS5 query (fts5.ts, `taggedMatch`), for SQLite's task search at scale, where filters
 //   are part of the full-text query so that a page and its total never join back to the table.
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
@@ -12,19 +12,30 @@ import type { DB } from '../types.ts';
 import { Fts5Search } from './fts5.ts';
 import { TsvectorSearch } from './tsvector.ts';
 
-export interface SearchTarget {
+interface Target {
   /** The table holding the rows; it has seq, workspace_id and id columns. */
   table: keyof DB;
   /** SQLite: the contentless FTS5 table, one column per field, rowid = the row's seq. */
   fts: string;
   /** Field names; on PostgreSQL each is a `<field>_tsv` column of the table. */
   fields: readonly string[];
-  /**
-   * SQLite: words are prefixed with the workspace code and the FTS5 table has a `tags` column of
-   * filter tokens. Such a target is searched with the tagged query, not `matches`.
-   */
-  tagged: boolean;
 }
+
+/** A small table (teams, users, projects): searched everywhere with a SQL condition (`matches`). */
+export interface PlainTarget extends Target {
+  tagged: false;
+}
+
+/**
+ * A table built for a million rows (tasks). On SQLite its words are prefixed with the workspace code
+ * and its FTS5 table has a `tags` column of filter tokens, so it is searched with the tagged query
+ * (fts5.ts) and never with `matches`; on PostgreSQL it is a tsvector column like any other.
+ */
+export interface TaggedTarget extends Target {
+  tagged: true;
+}
+
+export type SearchTarget = PlainTarget | TaggedTarget;
 
 export const SEARCH_TARGETS = {
   groups: { table: 'groups', fts: 'groups_fts', fields: ['name'], tagged: false },
@@ -47,32 +58,46 @@ export interface IndexedRow {
   previousSeq?: number;
   workspaceId: string;
   id: string;
-  /** Tagged targets: the workspace's code and the row's filter tokens (see fts5.ts). */
-  workspaceCode?: number;
-  tags?: string[];
 }
 
-export interface SearchProvider {
-  readonly kind: 'fts5' | 'tsvector';
-  /** Replaces the indexed text of one row, for every field of the target (null indexes nothing). */
-  write(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    row: IndexedRow,
-    texts: Record<string, string | null>,
-  ): Promise<void>;
-  /** Indexes many rows of one workspace that were never indexed, in as few statements as it can (seeding). */
-  writeNew(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
-  ): Promise<void>;
-  /**
-   * A condition on `alias` (a row of target.table): with `all`, every field query matches; with `any`,
-   * at least one does. Queries must be non-empty.
-   */
+/** A row of a tagged target: its workspace's code and its filter tokens (see fts5.ts). */
+export interface TaggedRow extends IndexedRow {
+  workspaceCode: number;
+  tags: string[];
+}
+
+/** One row's entry: what identifies it, and its text per field (null indexes nothing). */
+export interface Entry<Row extends IndexedRow = IndexedRow> {
+  row: Row;
+  texts: Record<string, string | null>;
+}
+
+interface Provider {
+  /** Replaces the indexed text of one row, for every field of the target. */
+  write(db: Kysely<DB>, target: PlainTarget, entry: Entry): Promise<void>;
+  write(db: Kysely<DB>, target: TaggedTarget, entry: Entry<TaggedRow>): Promise<void>;
+  /** Indexes many rows of one workspace that were never indexed, in as few statements as it can. */
+  writeNew(db: Kysely<DB>, target: PlainTarget, entries: Entry[]): Promise<void>;
+  writeNew(db: Kysely<DB>, target: TaggedTarget, entries: Entry<TaggedRow>[]): Promise<void>;
+}
+
+/** SQLite. `matches` takes plain targets only: a tagged one is asked with fts5.taggedMatch. */
+export interface Fts5Provider extends Provider {
+  readonly kind: 'fts5';
+  matches(target: PlainTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool>;
+}
+
+/** PostgreSQL: every target is a tsvector column, searched with `matches`. */
+export interface TsvectorProvider extends Provider {
+  readonly kind: 'tsvector';
   matches(target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool>;
 }
+
+/**
+ * A condition on `alias` (a row of target.table): with `all`, every field query matches; with `any`,
+ * at least one does. Queries must be non-empty.
+ */
+export type SearchProvider = Fts5Provider | TsvectorProvider;
 
 export function createSearch(dialect: 'sqlite' | 'postgres'): SearchProvider {
   return dialect === 'sqlite' ? new Fts5Search() : new TsvectorSearch();
@@ -81,4 +106,73 @@ export function createSearch(dialect: 'sqlite' | 'postgres'): SearchProvider {
 /** A filter token: a letter for its kind and an id without dashes (`g3f2a…`), or a bare word. */
 export function tag(kind: string, value = ''): string {
   return `${kind}${value.replaceAll('-', '')}`;
+}
+
+/**
+ * A resource's search index: the one hook every write path calls (single writes, batches, bulk
+ * seeding, renames), built from the resource's one declaration of what it indexes.
+ */
+export interface SearchIndex<R, C extends IndexContext = IndexContext> {
+  /** Re-indexes a changed row; `previousSeq` is the seq it was indexed under when the change moved it. */
+  write(ctx: C, row: R, previousSeq?: number): Promise<void>;
+  /** Indexes rows never indexed before (creates, bulk inserts). */
+  writeNew(ctx: C, rows: R[]): Promise<void>;
+}
+
+export interface IndexContext {
+  db: Kysely<DB>;
+  search: SearchProvider;
+}
+
+/** A tagged index also needs the workspace's code (fts5.ts prefixes every word with it). */
+export interface TaggedIndexContext extends IndexContext {
+  workspace: { code: number };
+}
+
+/** A plain target's index: each row's texts. */
+export function plainIndex<R extends { seq: number; workspace_id: string; id: string }>(
+  target: PlainTarget,
+  texts: (row: R) => Record<string, string | null>,
+): SearchIndex<R> {
+  const entry = (row: R, previousSeq?: number): Entry => ({
+    row: { seq: row.seq, workspaceId: row.workspace_id, id: row.id, previousSeq },
+    texts: texts(row),
+  });
+  return {
+    write: (ctx, row, previousSeq) => ctx.search.write(ctx.db, target, entry(row, previousSeq)),
+    writeNew: (ctx, rows) =>
+      ctx.search.writeNew(
+        ctx.db,
+        target,
+        rows.map((r) => entry(r)),
+      ),
+  };
+}
+
+/** A tagged target's index: each row's texts and its filter tags. */
+export function taggedIndex<R extends { seq: number; workspace_id: string; id: string }>(
+  target: TaggedTarget,
+  texts: (row: R) => Record<string, string | null>,
+  tags: (row: R) => string[],
+): SearchIndex<R, TaggedIndexContext> {
+  const entry = (ctx: TaggedIndexContext, row: R, previousSeq?: number): Entry<TaggedRow> => ({
+    row: {
+      seq: row.seq,
+      workspaceId: row.workspace_id,
+      id: row.id,
+      previousSeq,
+      workspaceCode: ctx.workspace.code,
+      tags: tags(row),
+    },
+    texts: texts(row),
+  });
+  return {
+    write: (ctx, row, previousSeq) => ctx.search.write(ctx.db, target, entry(ctx, row, previousSeq)),
+    writeNew: (ctx, rows) =>
+      ctx.search.writeNew(
+        ctx.db,
+        target,
+        rows.map((r) => entry(ctx, r)),
+      ),
+  };
 }

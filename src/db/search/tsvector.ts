@@ -5,21 +5,16 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
-import type { FieldQuery, IndexedRow, MatchMode, SearchProvider, SearchTarget } from './index.ts';
+import type { Entry, FieldQuery, MatchMode, SearchTarget, TsvectorProvider } from './index.ts';
 
 export function tsquery(words: string[]): string {
   return words.map((w) => `'${w}':*`).join(' & ');
 }
 
-export class TsvectorSearch implements SearchProvider {
+export class TsvectorSearch implements TsvectorProvider {
   readonly kind = 'tsvector';
 
-  async write(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    row: IndexedRow,
-    texts: Record<string, string | null>,
-  ): Promise<void> {
+  async write(db: Kysely<DB>, target: SearchTarget, { row, texts }: Entry): Promise<void> {
     const sets = target.fields.map(
       (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${distinctWords(texts[f])}::text[])`,
     );
@@ -27,11 +22,7 @@ export class TsvectorSearch implements SearchProvider {
       where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
   }
 
-  async writeNew(
-    db: Kysely<DB>,
-    target: SearchTarget,
-    rows: { row: IndexedRow; texts: Record<string, string | null> }[],
-  ): Promise<void> {
+  async writeNew(db: Kysely<DB>, target: SearchTarget, rows: Entry[]): Promise<void> {
     if (rows.length === 0) return;
     const tuples = rows.map(
       ({ row, texts }) =>

@@ -51,7 +51,7 @@ export async function issueToken(
 ): Promise<IssuedToken> {
   const userId = input.userId ?? ctx.actor.id;
   const user = await users.findUser(ctx, userId);
-  if (!user) throw invalid('/body/userId', 'no user with this id in the workspace');
+  if (!user) throw invalid('userId', 'no user with this id in the workspace');
   if (!canIssueTokenFor(ctx.actor, user)) {
     throw forbidden('Only owners and admins can create tokens for other users, and only owners for owners');
   }

@@ -1,13 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { tableListing } from '../../db/listing.ts';
 import type { CollectionsTable, DB } from '../../db/types.ts';
-import { after, type KeyValue } from '../../http/cursor.ts';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 
-export const COLLECTION_ORDER = [
-  { ref: 'collections.created_at', dir: 'asc' },
-  { ref: 'collections.id', dir: 'asc' },
-] as const;
+/** GET /v1/collections: oldest first. */
+export const COLLECTION_LIST = tableListing(
+  defineOrder<CollectionRow>([
+    { ref: 'c.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 'c.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('collections as c').where('c.workspace_id', '=', workspaceId),
+  ['c.workspace_id', 'c.id', 'c.name', 'c.created_by_id', 'c.created_at', 'c.updated_at'],
+);
 
 export async function insertCollection(db: Kysely<DB>, row: CollectionRow): Promise<void> {
   await db.insertInto('collections').values(row).execute();
@@ -51,20 +57,5 @@ export function findCollections(
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('id', 'in', ids)
-    .execute();
-}
-
-export function listCollections(
-  db: Kysely<DB>,
-  workspaceId: string,
-  page: { limit: number; after?: KeyValue[]; offset?: number },
-): Promise<CollectionRow[]> {
-  let q = db.selectFrom('collections').selectAll().where('workspace_id', '=', workspaceId);
-  if (page.after) q = q.where(after([...COLLECTION_ORDER], page.after));
-  return q
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .offset(page.offset ?? 0)
-    .limit(page.limit + 1)
     .execute();
 }

@@ -1,9 +1,10 @@
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
-import { checkPageInput, toPage } from '../../http/cursor.ts';
+import { openPaging } from '../../http/cursor.ts';
 import { errors, Page } from '../../http/schemas.ts';
 import { presentCollection } from './present.ts';
+import { COLLECTION_LIST } from './repository.ts';
 import { Collection, CollectionListQuery, CollectionUpsertBody } from './schema.ts';
 import * as service from './service.ts';
 
@@ -17,23 +18,16 @@ export default async function collectionRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'The workspace’s collections, oldest first',
+        summary: "The workspace's collections, oldest first",
         querystring: CollectionListQuery,
         response: { 200: Page(Collection), ...errors('invalid_cursor') },
       },
     },
     async (request) => {
-      const q = request.query;
-      const limit = q.limit ?? 50;
-      checkPageInput({ limit, cursor: q.cursor, offset: q.offset });
       const ctx = readContext(database, auth(request));
-      const scope = `collections|${ctx.workspace.id}`;
-      const rows = await service.listCollections(ctx, {
-        limit,
-        offset: q.offset,
-        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
-      });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.created_at, r.id]);
+      const order = COLLECTION_LIST.order;
+      const paging = openPaging(cursors, ctx, 'collections.list', null, request.query, order.arity);
+      const page = paging.page(await service.listCollections(ctx, paging), order.keyOf);
       return { ...page, data: page.data.map(presentCollection) };
     },
   );

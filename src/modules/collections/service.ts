@@ -2,7 +2,8 @@
 // by the whole workspace (guests included: a name reveals nothing a project does not).
 import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
-import type { KeyValue } from '../../http/cursor.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { listPage } from '../../db/listing.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { CollectionRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -34,8 +35,8 @@ export async function upsertCollection(
   return { row, created: true };
 }
 
-export function listCollections(ctx: Context, page: { limit: number; after?: KeyValue[]; offset?: number }) {
-  return repo.listCollections(ctx.db, ctx.workspace.id, page);
+export async function listCollections(ctx: Context, page: PageRequest): Promise<CollectionRow[]> {
+  return (await listPage(ctx, repo.COLLECTION_LIST, [], page, false)).rows;
 }
 
 export function findCollection(ctx: Pick<Context, 'db' | 'workspace'>, id: string) {

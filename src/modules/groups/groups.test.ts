@@ -287,7 +287,7 @@ describe('privacy and tenancy', () => {
     );
   });
 
-  test('another workspace sees none of this workspace’s teams or areas', async () => {
+  test("another workspace sees none of this workspace's teams or areas", async () => {
     const team = await f.owner.post('/v1/teams', { name: 'Tenant Team', publicId: 'TEN' });
     const area = await f.owner.post('/v1/areas', { name: 'Tenant Area', publicId: 'TENA' });
     const other = await f.newWorkspace('Umbrella');

@@ -1,8 +1,10 @@
 // Read helpers other modules call: which groups a caller sees, and groups, statuses and labels by id
 // or name. Operations that change groups are in service.ts.
 import { type Context, perRequest } from '../../context.ts';
+import type { VisibilityRule } from '../../db/listing.ts';
 import { SEARCH_TARGETS } from '../../db/search/index.ts';
-import { canSeeGroup } from './policy.ts';
+import type { MemberRole, Privacy } from '../../db/types.ts';
+import { canSeeGroup, groupScope } from './policy.ts';
 import type { GroupRow, LabelRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 
@@ -30,6 +32,19 @@ async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
   return { all: invisible.length === 0, visible, invisible };
 }
 
+/** The caller's group rule (db/listing.ts): the policy check and its SQL form on alias g. */
+export function groupRule(
+  ctx: Context,
+): Promise<VisibilityRule<{ privacy: Privacy; membership: MemberRole | null }>> {
+  return perRequest(ctx, 'groups.rule', async () => {
+    const condition = repo.visibleCondition(ctx.workspace.id, ctx.actor.id, groupScope(ctx.actor));
+    return {
+      sees: (g) => canSeeGroup(ctx.actor, { privacy: g.privacy }, g.membership),
+      where: condition ? [condition] : [],
+    };
+  });
+}
+
 /** Groups by id, of any visibility: callers check it (presenting, or as a 400 for a body reference). */
 export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<GroupRow[]> {
   return repo.findGroupsByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
@@ -46,13 +61,18 @@ export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<s
   return new Set(ids.filter((id) => teams.has(id) && visibility.visible.has(id)));
 }
 
-/** Ids of teams (not areas) whose name matches every word: for teamName filters. */
-export function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  return repo.teamIds(
+/**
+ * Ids of the teams (not areas) the caller sees whose name matches every word: for teamName filters,
+ * which must never match through a team the caller cannot see.
+ */
+export async function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
+  const visibility = await groupVisibility(ctx);
+  const ids = await repo.teamIds(
     ctx.db,
     ctx.workspace.id,
     ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'),
   );
+  return ids.filter((id) => visibility.visible.has(id));
 }
 
 /** A team's statuses, in order: read once per request (a batch asks for every entry). */

@@ -1,13 +1,8 @@
 // Teams and areas are one kind of row ("groups", told apart by kind), with their members, task statuses
 // and task labels.
-import {
-  type Kysely,
-  type RawBuilder,
-  type Selectable,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-} from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import type {
   DB,
   GroupKind,
@@ -16,7 +11,6 @@ import type {
   TaskLabelsTable,
   TaskStatusesTable,
 } from '../../db/types.ts';
-import { after, type KeyValue, type SortColumn } from '../../http/cursor.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { GroupScope } from './policy.ts';
 
@@ -117,26 +111,12 @@ export async function publicIdsStartingWith(
   return rows.map((r) => r.public_id);
 }
 
-/** Limits a query on `g` to the groups a caller may see (policy.groupScope). */
-export function whereVisible<O>(
-  q: SelectQueryBuilder<DB & { g: GroupsTable }, 'g', O>,
-  workspaceId: string,
-  userId: string,
-  scope: GroupScope,
-): SelectQueryBuilder<DB & { g: GroupsTable }, 'g', O> {
-  if (scope === 'all') return q;
-  return q.where((eb) => {
-    const member = eb(
-      'g.id',
-      'in',
-      eb
-        .selectFrom('group_members')
-        .select('group_id')
-        .where('workspace_id', '=', workspaceId)
-        .where('user_id', '=', userId),
-    );
-    return scope === 'member_only' ? member : eb.or([eb('g.privacy', '=', 'workspace'), member]);
-  });
+/** The groups a caller may see (policy.groupScope), as a condition on alias g. */
+export function visibleCondition(workspaceId: string, userId: string, scope: GroupScope): Condition | null {
+  if (scope === 'all') return null;
+  const member = sql<SqlBool>`g.id in (select group_id from group_members
+    where workspace_id = ${workspaceId} and user_id = ${userId})`;
+  return scope === 'member_only' ? member : sql<SqlBool>`(g.privacy = 'workspace' or ${member})`;
 }
 
 export function membership(db: Kysely<DB>, workspaceId: string, groupId: string, userId: string) {
@@ -255,25 +235,15 @@ export async function replaceList<R extends StatusRow | LabelRow>(
       .execute();
 }
 
-type GroupQuery = SelectQueryBuilder<DB & { g: GroupsTable }, 'g', object>;
-
-/** One page (limit + 1 rows, to tell whether more follow) of a filtered group query. */
-export function pageAfter(
-  q: GroupQuery,
-  order: SortColumn[],
-  afterKey: KeyValue[] | undefined,
-  limit: number,
-): Promise<GroupRow[]> {
-  let query = q.select(GROUP_COLUMNS);
-  if (afterKey) query = query.where(after(order, afterKey));
-  for (const c of order) query = query.orderBy(sql.ref(c.ref), c.dir);
-  return query.limit(limit + 1).execute();
-}
-
-export async function countOf(q: GroupQuery): Promise<number> {
-  const row = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** GET /v1/teams/search: most recently changed first. */
+export const GROUP_SEARCH = tableListing(
+  defineOrder<GroupRow>([
+    { ref: 'g.updated_at', dir: 'desc', key: (r) => r.updated_at },
+    { ref: 'g.id', dir: 'desc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('groups as g').where('g.workspace_id', '=', workspaceId),
+  GROUP_COLUMNS,
+);
 
 /** Every group of the workspace with the user's membership role in it (null when not a member). */
 export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId: string) {
@@ -313,26 +283,4 @@ export function statusesByIds(db: Kysely<DB>, workspaceId: string, ids: string[]
     .where('workspace_id', '=', workspaceId)
     .where('id', 'in', ids)
     .execute();
-}
-
-export interface TeamFilter {
-  workspaceId: string;
-  userId: string;
-  scope: GroupScope;
-  includeArchived: boolean;
-  /** A search condition on alias g. */
-  match?: RawBuilder<SqlBool>;
-}
-
-/** The teams a search may return: visible to the user, archived only when asked. */
-export function teamsQuery(db: Kysely<DB>, f: TeamFilter): GroupQuery {
-  let query = whereVisible(
-    db.selectFrom('groups as g').where('g.workspace_id', '=', f.workspaceId).where('g.kind', '=', 'team'),
-    f.workspaceId,
-    f.userId,
-    f.scope,
-  );
-  if (!f.includeArchived) query = query.where('g.archived_at', 'is', null);
-  if (f.match) query = query.where(f.match);
-  return query;
 }

@@ -5,11 +5,11 @@ import type { Context } from '../../context.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import type { GroupKind } from '../../db/types.ts';
 import { auth } from '../../http/auth.ts';
-import { toPage } from '../../http/cursor.ts';
+import { openPaging } from '../../http/cursor.ts';
 import { flag, parseExpand } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentGroup } from './present.ts';
-import type { GroupRow } from './repository.ts';
+import { GROUP_SEARCH, type GroupRow } from './repository.ts';
 import {
   Area,
   AreaUpsertBody,
@@ -121,25 +121,15 @@ export default async function groupRoutes(app: App): Promise<void> {
       const q = request.query;
       const expand = parseExpand(q, GROUP_EXPANSIONS);
       const ctx = readContext(database, auth(request));
-      const limit = q.limit ?? 50;
-      const mode = q.matchMode ?? 'all';
-      const includeArchived = flag(q.includeArchived);
-      const scope = JSON.stringify([
-        'teams.search',
-        ctx.workspace.id,
-        ctx.actor.id,
-        q.name ?? '',
-        mode,
-        includeArchived,
-      ]);
-      const { rows, total } = await service.searchTeams(ctx, {
-        name: q.name,
-        mode,
-        includeArchived,
-        limit,
-        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
-      });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.updated_at, r.id]);
+      const filter = {
+        name: q.name ?? '',
+        mode: q.matchMode ?? 'all',
+        includeArchived: flag(q.includeArchived),
+      };
+      const order = GROUP_SEARCH.order;
+      const paging = openPaging(cursors, ctx, 'teams.search', filter, q, order.arity);
+      const { rows, total } = await service.searchTeams(ctx, filter, paging);
+      const page = paging.page(rows, order.keyOf);
       return { ...page, data: await present(ctx, page.data, expand), total };
     },
   );

@@ -1,15 +1,19 @@
 // Operations on teams and areas. Each runs inside the caller's transaction (ctx.db).
 import { randomUUID } from 'node:crypto';
+import { type SqlBool, sql } from 'kysely';
 import { type Context, now } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { type Condition, listPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { type MatchMode, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
-import type { KeyValue } from '../../http/cursor.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { isUuid } from '../../http/ids.ts';
 import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
-import { canCreateGroup, canEditGroup, canSeeGroup, groupScope } from './policy.ts';
+import { groupRule } from './lookup.ts';
+import { canCreateGroup, canEditGroup } from './policy.ts';
 import type { GroupExpansions } from './present.ts';
 import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -45,7 +49,7 @@ export async function loadVisibleGroup(ctx: Context, kind: GroupKind, ref: strin
   );
   if (!row) throw notFound(NOUN[kind]);
   const membership = await repo.membership(ctx.db, ctx.workspace.id, row.id, ctx.actor.id);
-  if (!canSeeGroup(ctx.actor, row, membership)) throw notFound(NOUN[kind]);
+  if (!(await groupRule(ctx)).sees({ privacy: row.privacy, membership })) throw notFound(NOUN[kind]);
   return { row, membership };
 }
 
@@ -89,8 +93,8 @@ async function memberRows(
   const seen = new Set<string>();
   return input.map((m, i): MemberRow => {
     const id = m.id.toLowerCase();
-    if (!found.has(id)) throw invalid(`/body/members/${i}/id`, 'no user with this id in the workspace');
-    if (seen.has(id)) throw invalid(`/body/members/${i}/id`, 'listed twice');
+    if (!found.has(id)) throw invalid(`members/${i}/id`, 'no user with this id in the workspace');
+    if (seen.has(id)) throw invalid(`members/${i}/id`, 'listed twice');
     seen.add(id);
     return {
       workspace_id: ctx.workspace.id,
@@ -113,8 +117,8 @@ function listRows<R extends StatusRow | LabelRow>(
   return input.map((item, position) => {
     const id = item.id?.toLowerCase();
     if (id !== undefined) {
-      if (!byId.has(id)) throw invalid(`/body/${field}/${position}/id`, 'not one of this group’s entries');
-      if (seen.has(id)) throw invalid(`/body/${field}/${position}/id`, 'listed twice');
+      if (!byId.has(id)) throw invalid(`${field}/${position}/id`, "not one of this group's entries");
+      if (seen.has(id)) throw invalid(`${field}/${position}/id`, 'listed twice');
       seen.add(id);
     }
     return make(item as never, position, id ?? randomUUID(), id ? byId.get(id) : undefined);
@@ -195,16 +199,8 @@ async function writeLabels(
   );
 }
 
-async function indexName(ctx: Context, row: GroupRow): Promise<void> {
-  await ctx.search.write(
-    ctx.db,
-    SEARCH_TARGETS.groups,
-    { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
-    {
-      name: row.name,
-    },
-  );
-}
+/** The groups' search index (names), written by every path that names a group. */
+const INDEX = plainIndex<GroupRow>(SEARCH_TARGETS.groups, (row) => ({ name: row.name }));
 
 async function checkPublicId(ctx: Context, publicId: string, except?: string): Promise<string> {
   const upper = publicId.toUpperCase();
@@ -224,7 +220,7 @@ export async function upsertGroup(
   if (body.id !== undefined) return { row: await updateGroup(ctx, kind, body.id, body, at), created: false };
 
   if (!canCreateGroup(ctx.actor)) throw forbidden('Guests cannot create teams or areas');
-  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  if (body.name === undefined) throw invalid('name', 'is required when creating');
   const name = body.name.trim();
   const row = await repo.insertGroup(ctx.db, {
     workspace_id: ctx.workspace.id,
@@ -255,7 +251,8 @@ export async function upsertGroup(
   ]);
   await writeStatuses(ctx, row.id, body.taskStatuses ?? DEFAULT_STATUSES, [], at);
   await writeLabels(ctx, row.id, body.taskLabels ?? [], [], at);
-  await indexName(ctx, row);
+  await INDEX.write(ctx, row);
+  await recordEvent(ctx, `${kind}.created`, row.id, at);
   return { row, created: true };
 }
 
@@ -287,7 +284,8 @@ async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: Are
     const existing = await repo.labelsOf(ctx.db, ctx.workspace.id, [row.id]);
     await writeLabels(ctx, row.id, body.taskLabels, existing, at);
   }
-  if (changes.name !== undefined && changes.name !== current.name) await indexName(ctx, row);
+  if (changes.name !== undefined && changes.name !== current.name) await INDEX.write(ctx, row);
+  await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return row;
 }
 
@@ -297,14 +295,17 @@ export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): 
   const at = now();
   const changes = { archived_at: at, updated_at: at };
   await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, ...changes };
 }
 
 export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
   const row = await loadEditableGroup(ctx, kind, ref);
   if (row.archived_at === null) throw new AppError('not_archived', `This ${kind} is not archived`);
-  const changes = { archived_at: null, updated_at: now() };
+  const at = now();
+  const changes = { archived_at: null, updated_at: at };
   await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, ...changes };
 }
 
@@ -339,30 +340,19 @@ export interface TeamSearch {
   name?: string;
   mode: MatchMode;
   includeArchived: boolean;
-  limit: number;
-  after?: KeyValue[];
 }
 
-export const SEARCH_ORDER = [
-  { ref: 'g.updated_at', dir: 'desc' },
-  { ref: 'g.id', dir: 'desc' },
-] as const;
-
 /** GET /v1/teams/search: visible teams whose name matches, newest change first, and their count. */
-export async function searchTeams(ctx: Context, q: TeamSearch): Promise<{ rows: GroupRow[]; total: number }> {
+export async function searchTeams(
+  ctx: Context,
+  q: TeamSearch,
+  page: PageRequest,
+): Promise<{ rows: GroupRow[]; total: number }> {
   const words = distinctWords(q.name);
-  const filtered = () =>
-    repo.teamsQuery(ctx.db, {
-      workspaceId: ctx.workspace.id,
-      userId: ctx.actor.id,
-      scope: groupScope(ctx.actor),
-      includeArchived: q.includeArchived,
-      match:
-        words.length > 0
-          ? ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode)
-          : undefined,
-    });
-  const page = await repo.pageAfter(filtered(), [...SEARCH_ORDER], q.after, q.limit);
-  const total = await repo.countOf(filtered());
-  return { rows: page, total };
+  const where: Condition[] = [sql<SqlBool>`g.kind = 'team'`, ...(await groupRule(ctx)).where];
+  if (!q.includeArchived) where.push(sql<SqlBool>`g.archived_at is null`);
+  if (words.length > 0)
+    where.push(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode));
+  const { rows, total } = await listPage(ctx, repo.GROUP_SEARCH, where, page, true);
+  return { rows, total: total! };
 }

@@ -16,7 +16,7 @@ export default async function projectStatusRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'The workspace’s project statuses, in order',
+        summary: "The workspace's project statuses, in order",
         response: { 200: List(ProjectStatus), ...errors() },
       },
     },

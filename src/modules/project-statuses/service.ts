@@ -64,7 +64,7 @@ export async function upsertStatus(
     return { row: { ...existing, ...changes }, created: false };
   }
   if (!isWorkspaceAdmin(ctx.actor)) throw forbidden('Only owners and admins can change project statuses');
-  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  if (body.name === undefined) throw invalid('name', 'is required when creating');
   const row: ProjectStatusRow = {
     workspace_id: ctx.workspace.id,
     id: randomUUID(),

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import type { DB, ProjectsTable } from '../../db/types.ts';
-import { after, type KeyValue, type SortColumn } from '../../http/cursor.ts';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
@@ -135,41 +136,35 @@ export function hasTeamIn(groupIds: string[]): RawBuilder<SqlBool> {
     and pt.project_id = p.id and pt.group_id in (${sql.join(groupIds)}))`;
 }
 
-export interface ProjectQuery {
-  workspaceId: string;
-  where: RawBuilder<SqlBool>[];
-}
+const fromProjects = (db: Kysely<DB>, workspaceId: string) =>
+  db.selectFrom('projects as p').where('p.workspace_id', '=', workspaceId);
 
-function base(db: Kysely<DB>, q: ProjectQuery) {
-  let query = db.selectFrom('projects as p').where('p.workspace_id', '=', q.workspaceId);
-  for (const w of q.where) query = query.where(w);
-  return query;
-}
+/** GET /v1/projects/list: newest first. */
+export const PROJECT_LIST = tableListing(
+  defineOrder<ProjectRow>([
+    { ref: 'p.created_at', dir: 'desc', key: (r) => r.created_at },
+    { ref: 'p.id', dir: 'desc', key: (r) => r.id },
+  ]),
+  fromProjects,
+  COLUMNS,
+);
 
-export function pageProjects(
+/** GET /v1/projects/search: within a relevance tier, most recently updated first. */
+export const PROJECT_SEARCH = tableListing(
+  defineOrder<ProjectRow>([
+    { ref: 'p.updated_at', dir: 'desc', key: (r) => r.updated_at },
+    { ref: 'p.id', dir: 'desc', key: (r) => r.id },
+  ]),
+  fromProjects,
+  COLUMNS,
+);
+
+export async function projectIdsWhere(
   db: Kysely<DB>,
-  q: ProjectQuery,
-  order: SortColumn[],
-  afterKey: KeyValue[] | undefined,
-  limit: number,
-  offset = 0,
-): Promise<ProjectRow[]> {
-  let query = base(db, q).select(COLUMNS);
-  if (afterKey) query = query.where(after(order, afterKey));
-  for (const c of order) query = query.orderBy(sql.ref(c.ref), c.dir);
-  return query
-    .offset(offset)
-    .limit(limit + 1)
-    .execute();
-}
-
-export async function countProjects(db: Kysely<DB>, q: ProjectQuery): Promise<number> {
-  const row = await base(db, q)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export async function projectIdsWhere(db: Kysely<DB>, q: ProjectQuery): Promise<string[]> {
-  return (await base(db, q).select('p.id').execute()).map((r) => r.id);
+  workspaceId: string,
+  conditions: Condition[],
+): Promise<string[]> {
+  let q = fromProjects(db, workspaceId).select('p.id');
+  for (const c of conditions) q = q.where(c);
+  return (await q.execute()).map((r) => r.id);
 }

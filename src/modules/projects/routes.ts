@@ -1,11 +1,13 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { type Context, inTransaction, readContext } from '../../context.ts';
+import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
-import { checkPageInput, toPage } from '../../http/cursor.ts';
+import { openPaging } from '../../http/cursor.ts';
 import { flag, parsePresentation } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
+import { PROJECT_LIST, PROJECT_SEARCH } from './repository.ts';
 import {
   PROJECT_EXPANSIONS,
   Project,
@@ -128,8 +130,6 @@ export default async function projectRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      checkPageInput({ limit, cursor: q.cursor, offset: q.offset });
       const p = parsePresentation(q, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const filter = {
@@ -139,14 +139,10 @@ export default async function projectRoutes(app: App): Promise<void> {
         collectionId: q.collectionId,
         includeArchived: flag(q.includeArchived),
       };
-      const scope = JSON.stringify(['projects.list', ctx.workspace.id, ctx.actor.id, filter]);
-      const { rows, total } = await service.listProjects(ctx, filter, {
-        limit,
-        offset: q.offset,
-        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
-        withTotal: flag(q.includeTotal),
-      });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.created_at, r.id]);
+      const order = PROJECT_LIST.order;
+      const paging = openPaging(cursors, ctx, 'projects.list', filter, q, order.arity);
+      const { rows, total } = await service.listProjects(ctx, filter, paging, flag(q.includeTotal));
+      const page = paging.page(rows, order.keyOf);
       const data = await presentProjectRows(ctx, page.data, p);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },
@@ -164,7 +160,6 @@ export default async function projectRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
       const p = parsePresentation(q, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const s = {
@@ -176,13 +171,13 @@ export default async function projectRoutes(app: App): Promise<void> {
         teamId: q.teamId,
         includeArchived: flag(q.includeArchived),
       } as const;
-      const scope = JSON.stringify(['projects.search', ctx.workspace.id, ctx.actor.id, s]);
-      const key = q.cursor ? cursors.decode(scope, q.cursor, 3) : undefined;
+      const key = tieredKey(PROJECT_SEARCH.order);
+      const paging = openPaging(cursors, ctx, 'projects.search', s, q, key.arity);
       const { rows, total } = await service.searchProjects(ctx, s, {
-        limit,
-        after: key ? { tier: Number(key[0]), after: key.slice(1) } : undefined,
+        limit: paging.limit,
+        start: tieredStart(paging.after),
       });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.tier, r.row.updated_at, r.row.id]);
+      const page = paging.page(rows, key.keyOf);
       const data = await presentProjectRows(
         ctx,
         page.data.map((r) => r.row),

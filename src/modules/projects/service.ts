@@ -1,13 +1,13 @@
 // Operations on projects, each inside the caller's transaction, each writing its event.
 import { randomUUID } from 'node:crypto';
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { type Context, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
+import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
+import { type Condition, listPage, searchPage } from '../../db/listing.ts';
 import { distinctWords, words } from '../../db/search/fold.ts';
-import { type MatchMode, SEARCH_TARGETS } from '../../db/search/index.ts';
-import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
+import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import type { KeyValue } from '../../http/cursor.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { isUuid } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
@@ -17,10 +17,11 @@ import * as groups from '../groups/lookup.ts';
 import * as posts from '../posts/service.ts';
 import * as statuses from '../project-statuses/service.ts';
 import * as users from '../users/service.ts';
-import { canChangeProjects, canSeeProject } from './policy.ts';
+import { canChangeProjects } from './policy.ts';
 import type { ProjectRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { ProjectStatusUpdateBody, ProjectUpsertBody } from './schema.ts';
+import { inTeam, projectVisibility } from './visibility.ts';
 
 export interface LoadedProject {
   row: ProjectRow;
@@ -36,7 +37,7 @@ export async function loadVisibleProject(ctx: Context, ref: string): Promise<Loa
   );
   if (!row) throw notFound('Project');
   const teamIds = (await repo.teamsOf(ctx.db, ctx.workspace.id, [row.id])).get(row.id) ?? [];
-  if (!canSeeProject(teamIds, await groups.groupVisibility(ctx))) throw notFound('Project');
+  if (!(await projectVisibility(ctx)).sees(teamIds)) throw notFound('Project');
   return { row, teamIds };
 }
 
@@ -54,8 +55,8 @@ export async function visibleProjects(ctx: Context, ids: string[]): Promise<Map<
     ctx.workspace.id,
     rows.map((r) => r.id),
   );
-  const visibility = await groups.groupVisibility(ctx);
-  return new Map(rows.filter((r) => canSeeProject(teams.get(r.id) ?? [], visibility)).map((r) => [r.id, r]));
+  const rule = await projectVisibility(ctx);
+  return new Map(rows.filter((r) => rule.sees(teams.get(r.id) ?? [])).map((r) => [r.id, r]));
 }
 
 export async function teamIdsOf(ctx: Context, projectIds: string[]): Promise<Map<string, string[]>> {
@@ -89,13 +90,13 @@ async function checkTeams(ctx: Context, ids: string[], path: string): Promise<st
 
 async function checkReferences(ctx: Context, body: ProjectUpsertBody): Promise<void> {
   if (body.ownerId && !(await users.findUser(ctx, body.ownerId.toLowerCase()))) {
-    throw invalid('/body/ownerId', 'no user with this id in the workspace');
+    throw invalid('ownerId', 'no user with this id in the workspace');
   }
   if (body.statusId && !(await statuses.findStatus(ctx, body.statusId.toLowerCase()))) {
-    throw invalid('/body/statusId', 'no project status with this id');
+    throw invalid('statusId', 'no project status with this id');
   }
   if (body.collectionId && !(await collections.findCollection(ctx, body.collectionId.toLowerCase()))) {
-    throw invalid('/body/collectionId', 'no collection with this id');
+    throw invalid('collectionId', 'no collection with this id');
   }
 }
 
@@ -103,14 +104,11 @@ function describe(input: DescriptionInput | null | undefined) {
   return input === null || input === undefined ? EMPTY : fromInput(input);
 }
 
-async function index(ctx: Context, row: ProjectRow): Promise<void> {
-  await ctx.search.write(
-    ctx.db,
-    SEARCH_TARGETS.projects,
-    { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
-    { name: row.name, description: plainText(row.description_html) },
-  );
-}
+/** The projects' search index, written by every path that changes a name or description. */
+const INDEX = plainIndex<ProjectRow>(SEARCH_TARGETS.projects, (row) => ({
+  name: row.name,
+  description: plainText(row.description_html),
+}));
 
 /** POST /v1/projects: create, or update when `id` is given. */
 export async function upsertProject(
@@ -120,13 +118,13 @@ export async function upsertProject(
   const at = now();
   if (body.id !== undefined) return { project: await updateProject(ctx, body.id, body, at), created: false };
   if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot create projects');
-  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  if (body.name === undefined) throw invalid('name', 'is required when creating');
   if (body.teamId === undefined && body.teamIds === undefined)
-    throw invalid('/body/teamId', 'is required when creating');
+    throw invalid('teamId', 'is required when creating');
   const teamIds = await checkTeams(
     ctx,
     [...(body.teamId ? [body.teamId] : []), ...(body.teamIds ?? [])],
-    body.teamId ? '/body/teamId' : '/body/teamIds',
+    body.teamId ? 'teamId' : 'teamIds',
   );
   await checkReferences(ctx, body);
   const name = body.name.trim();
@@ -141,8 +139,8 @@ export async function upsertProject(
     slug: await slugFor(ctx, name),
     icon: body.icon ?? null,
     color: body.color ?? null,
-    start_date: toTimestampOrNull(body.startDate ?? null, '/body/startDate'),
-    due_date: toTimestampOrNull(body.dueDate ?? null, '/body/dueDate'),
+    start_date: toTimestampOrNull(body.startDate ?? null, 'startDate'),
+    due_date: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
     owner_id: body.ownerId === undefined ? ctx.actor.id : (body.ownerId?.toLowerCase() ?? null),
     collection_id: body.collectionId?.toLowerCase() ?? null,
     status_id: statusId,
@@ -154,7 +152,7 @@ export async function upsertProject(
     updated_at: at,
   });
   await repo.replaceTeams(ctx.db, ctx.workspace.id, row.id, teamIds);
-  await index(ctx, row);
+  await INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.created', row.id, at);
   return { project: { row, teamIds }, created: true };
 }
@@ -174,8 +172,8 @@ async function updateProject(
   }
   if (body.icon !== undefined) changes.icon = body.icon;
   if (body.color !== undefined) changes.color = body.color;
-  if (body.startDate !== undefined) changes.start_date = toTimestampOrNull(body.startDate, '/body/startDate');
-  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, '/body/dueDate');
+  if (body.startDate !== undefined) changes.start_date = toTimestampOrNull(body.startDate, 'startDate');
+  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, 'dueDate');
   if (body.ownerId !== undefined) changes.owner_id = body.ownerId?.toLowerCase() ?? null;
   if (body.collectionId !== undefined) changes.collection_id = body.collectionId?.toLowerCase() ?? null;
   if (body.statusId !== undefined) changes.status_id = body.statusId.toLowerCase();
@@ -190,13 +188,13 @@ async function updateProject(
     teamIds = await checkTeams(
       ctx,
       body.teamIds && body.teamId ? [body.teamId, ...body.teamIds] : given,
-      body.teamIds ? '/body/teamIds' : '/body/teamId',
+      body.teamIds ? 'teamIds' : 'teamId',
     );
     await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);
   }
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
   const row = { ...current.row, ...changes };
-  if (changes.name !== undefined || changes.description_html !== undefined) await index(ctx, row);
+  if (changes.name !== undefined || changes.description_html !== undefined) await INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.updated', row.id, at);
   return { row, teamIds };
 }
@@ -230,7 +228,7 @@ export async function postStatusUpdate(
   const current = await loadChangeableProject(ctx, ref);
   const statusId = body.statusId.toLowerCase();
   if (!(await statuses.findStatus(ctx, statusId)))
-    throw invalid('/body/statusId', 'no project status with this id');
+    throw invalid('statusId', 'no project status with this id');
   const at = now();
   const changes = { status_id: statusId, updated_at: at };
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
@@ -246,23 +244,14 @@ export async function postStatusUpdate(
   return { ...current, row: { ...current.row, ...changes } };
 }
 
-/** Ids of projects whose name matches every word (for the tasks' projectName filter). */
+/** Ids of the projects the caller sees whose name matches every word (the tasks' projectName filter). */
 export async function projectIdsByName(ctx: Context, nameWords: string[]): Promise<string[]> {
-  return repo.projectIdsWhere(ctx.db, {
-    workspaceId: ctx.workspace.id,
-    where: [ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field: 'name', words: nameWords }], 'all')],
-  });
+  const rule = await projectVisibility(ctx);
+  return repo.projectIdsWhere(ctx.db, ctx.workspace.id, [
+    ...rule.where,
+    ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field: 'name', words: nameWords }], 'all'),
+  ]);
 }
-
-async function visibilityCondition(ctx: Context): Promise<RawBuilder<SqlBool>[]> {
-  const visibility = await groups.groupVisibility(ctx);
-  return visibility.all ? [] : [repo.hasTeamIn([...visibility.visible])];
-}
-
-export const LIST_ORDER = [
-  { ref: 'p.created_at', dir: 'desc' },
-  { ref: 'p.id', dir: 'desc' },
-] as const;
 
 export interface ProjectListFilter {
   teamId?: string;
@@ -272,9 +261,9 @@ export interface ProjectListFilter {
   includeArchived: boolean;
 }
 
-function listConditions(f: ProjectListFilter): RawBuilder<SqlBool>[] {
-  const where: RawBuilder<SqlBool>[] = [];
-  if (f.teamId) where.push(repo.hasTeamIn([f.teamId.toLowerCase()]));
+async function listConditions(ctx: Context, f: ProjectListFilter): Promise<Condition[]> {
+  const where: Condition[] = [...(await projectVisibility(ctx)).where];
+  if (f.teamId) where.push(await inTeam(ctx, f.teamId));
   if (f.ownerId) where.push(sql<SqlBool>`p.owner_id = ${f.ownerId.toLowerCase()}`);
   if (f.statusId) where.push(sql<SqlBool>`p.status_id = ${f.statusId.toLowerCase()}`);
   if (f.collectionId) where.push(sql<SqlBool>`p.collection_id = ${f.collectionId.toLowerCase()}`);
@@ -286,14 +275,10 @@ function listConditions(f: ProjectListFilter): RawBuilder<SqlBool>[] {
 export async function listProjects(
   ctx: Context,
   f: ProjectListFilter,
-  page: { limit: number; after?: KeyValue[]; offset?: number; withTotal: boolean },
+  page: PageRequest,
+  withTotal: boolean,
 ): Promise<{ rows: ProjectRow[]; total?: number }> {
-  const q = {
-    workspaceId: ctx.workspace.id,
-    where: [...(await visibilityCondition(ctx)), ...listConditions(f)],
-  };
-  const rows = await repo.pageProjects(ctx.db, q, [...LIST_ORDER], page.after, page.limit, page.offset);
-  return { rows, total: page.withTotal ? await repo.countProjects(ctx.db, q) : undefined };
+  return listPage(ctx, repo.PROJECT_LIST, await listConditions(ctx, f), page, withTotal);
 }
 
 export interface ProjectSearch {
@@ -306,18 +291,13 @@ export interface ProjectSearch {
   includeArchived: boolean;
 }
 
-export const SEARCH_ORDER = [
-  { ref: 'p.updated_at', dir: 'desc' },
-  { ref: 'p.id', dir: 'desc' },
-] as const;
-
 /** GET /v1/projects/search: relevance tiers (search.md), then most recently updated first. */
 export async function searchProjects(
   ctx: Context,
   s: ProjectSearch,
-  page: { limit: number; after?: { tier: number; after?: KeyValue[] } },
-): Promise<{ rows: { row: ProjectRow; tier: number }[]; total: number }> {
-  const fields: (RawBuilder<SqlBool> | null)[] = [];
+  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
+): Promise<{ rows: Tiered<ProjectRow>[]; total: number }> {
+  const fields: (Condition | null)[] = [];
   for (const field of ['name', 'description'] as const) {
     const w = distinctWords(s[field]);
     if (w.length > 0)
@@ -330,20 +310,10 @@ export async function searchProjects(
   }
   const teamWords = distinctWords(s.teamName);
   if (teamWords.length > 0) {
+    // Only teams the caller sees: a hidden team's name must not find the projects it shares.
     const ids = await groups.teamIdsByName(ctx, teamWords);
     fields.push(ids.length > 0 ? repo.hasTeamIn(ids) : null);
   }
-  const { tiers, matching } = tiersOf(fields, s.mode);
-  const where = [
-    ...(await visibilityCondition(ctx)),
-    ...listConditions({ teamId: s.teamId, includeArchived: s.includeArchived }),
-  ];
-  const q = (extra: RawBuilder<SqlBool> | null) => ({
-    workspaceId: ctx.workspace.id,
-    where: extra ? [...where, extra] : where,
-  });
-  const rows = await pageTiers(tiers.length, page.after, page.limit, (tier, afterKey, n) =>
-    repo.pageProjects(ctx.db, q(tiers[tier]!), [...SEARCH_ORDER], afterKey, n - 1),
-  );
-  return { rows, total: tiers.length === 0 ? 0 : await repo.countProjects(ctx.db, q(matching)) };
+  const where = await listConditions(ctx, { teamId: s.teamId, includeArchived: s.includeArchived });
+  return searchPage(ctx, repo.PROJECT_SEARCH, { fields, mode: s.mode, where }, page);
 }

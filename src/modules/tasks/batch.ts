@@ -16,6 +16,8 @@ export interface BatchFailure {
   task: unknown;
   error: string;
   code: string;
+  /** The entry's position in the submitted array. */
+  index: number;
 }
 
 export interface BatchResult<T> {
@@ -48,6 +50,7 @@ export async function runBatch<T>(
           task: entry,
           error: errors.map((e) => `${e.path || '/'} ${e.message}`).join('; '),
           code: 'validation_failed',
+          index: i,
         });
         continue;
       }
@@ -58,17 +61,19 @@ export async function runBatch<T>(
       } catch (error) {
         await point.rollbackToSavepoint(`entry${i}`).execute();
         if (error instanceof AppError) {
-          const where = error.errors?.[0]?.path.replace(/^\/body/, '');
+          const first = error.at('').errors?.[0];
           failed.push({
             task: entry,
-            error: where ? `${where} ${error.errors![0]!.message}` : error.message,
+            error: first ? `${first.path} ${first.message}` : error.message,
             code: error.code,
+            index: i,
           });
         } else if (isUniqueViolation(error)) {
           failed.push({
             task: entry,
             error: 'Changed by another request at the same time; retry',
             code: 'conflict',
+            index: i,
           });
         } else throw error;
       }

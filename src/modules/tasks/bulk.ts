@@ -4,12 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
-import { SEARCH_TARGETS } from '../../db/search/index.ts';
 import { reserveSeqs } from '../../db/sequences.ts';
 import type { Visibility } from '../../db/types.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
-import { DELETED_COUNTER, indexEntry, TASK_COUNTER } from './service.ts';
+import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
 
 export interface GeneratedTask {
   name: string;
@@ -70,10 +69,6 @@ export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Pro
         })),
       ),
     );
-    await ctx.search.writeNew(
-      ctx.db,
-      SEARCH_TARGETS.tasks,
-      rows.map((row) => indexEntry(ctx, row)),
-    );
+    await repo.TASK_INDEX.writeNew(ctx, rows);
   }
 }

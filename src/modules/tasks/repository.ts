@@ -1,7 +1,12 @@
-import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
+import { defineOrder } from '../../db/keyset.ts';
+import { tableListing } from '../../db/listing.ts';
+import { SEARCH_TARGETS, taggedIndex } from '../../db/search/index.ts';
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
+import { plainText } from '../../text/description.ts';
+import { taskTags } from './visibility.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -27,6 +32,23 @@ export const COLUMNS = [
   't.updated_at',
   't.deleted_at',
 ] as const;
+
+/**
+ * Task searches and lists: most recently changed first, which is seq order (seq is renumbered on
+ * every change), so a page is one index walk and the cursor is one number.
+ */
+export const TASK_LIST = tableListing(
+  defineOrder<TaskRow>([{ ref: 't.seq', dir: 'desc', key: (r) => Number(r.seq) }]),
+  (db, workspaceId) => db.selectFrom('tasks as t').where('t.workspace_id', '=', workspaceId),
+  COLUMNS,
+);
+
+/** The tasks' search index: words of the name and description, and the tags of the visibility rule. */
+export const TASK_INDEX = taggedIndex<TaskRow>(
+  SEARCH_TARGETS.tasks,
+  (row) => ({ name: row.name, description: plainText(row.description_html) }),
+  taskTags,
+);
 
 export async function insertTask(db: Kysely<DB>, row: Omit<TaskRow, 'seq'>): Promise<TaskRow> {
   const { seq } = await db.insertInto('tasks').values(row).returning('seq').executeTakeFirstOrThrow();
@@ -135,36 +157,6 @@ export async function countByStatus(
     .groupBy('status_id')
     .execute();
   return new Map(rows.map((r) => [r.status_id, Number(r.n)]));
-}
-
-export interface TaskQuery {
-  workspaceId: string;
-  where: RawBuilder<SqlBool>[];
-}
-
-function base(db: Kysely<DB>, q: TaskQuery) {
-  let query = db.selectFrom('tasks as t').where('t.workspace_id', '=', q.workspaceId);
-  for (const w of q.where) query = query.where(w);
-  return query;
-}
-
-/** Up to n rows of the query, most recently changed first, after the given seq. */
-export function pageBySeq(
-  db: Kysely<DB>,
-  q: TaskQuery,
-  afterSeq: number | undefined,
-  n: number,
-): Promise<TaskRow[]> {
-  let query = base(db, q).select(COLUMNS);
-  if (afterSeq !== undefined) query = query.where('t.seq', '<', afterSeq);
-  return query.orderBy('t.seq', 'desc').limit(n).execute();
-}
-
-export async function countTasks(db: Kysely<DB>, q: TaskQuery): Promise<number> {
-  const row = await base(db, q)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** FTS5 (tagged): the seqs of up to n matches after afterSeq, newest change first. */

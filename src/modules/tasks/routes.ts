@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
+import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
-import { toPage } from '../../http/cursor.ts';
+import { openPaging } from '../../http/cursor.ts';
 import { flag, parsePresentation } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { runBatch } from './batch.ts';
 import { presentTasks } from './present.ts';
+import { TASK_LIST } from './repository.ts';
 import {
   TASK_EXPANSIONS,
   Task,
@@ -82,7 +84,6 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
       const p = parsePresentation(q, TASK_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const s = {
@@ -96,13 +97,13 @@ export default async function taskRoutes(app: App): Promise<void> {
         projectId: q.projectId,
         includeDeleted: flag(q.includeDeleted),
       } as const;
-      const scope = JSON.stringify(['tasks.search', ctx.workspace.id, ctx.actor.id, s]);
-      const key = q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined;
+      const key = tieredKey(TASK_LIST.order);
+      const paging = openPaging(cursors, ctx, 'tasks.search', s, q, key.arity);
       const { rows, total } = await searchTasks(ctx, s, {
-        limit,
-        after: key ? { tier: Number(key[0]), after: Number(key[1]) } : undefined,
+        limit: paging.limit,
+        start: tieredStart(paging.after),
       });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.tier, Number(r.row.seq)]);
+      const page = paging.page(rows, key.keyOf);
       const data = await presentTasks(
         ctx,
         page.data.map((r) => r.row),

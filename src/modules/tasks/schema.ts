@@ -83,6 +83,7 @@ export const TaskBatchResult = Type.Object({
       task: Type.Unknown({ description: 'The entry as submitted' }),
       error: Type.String(),
       code: Type.String(),
+      index: Type.Integer({ minimum: 0, description: 'Position of the entry in the submitted array' }),
     }),
   ),
 });

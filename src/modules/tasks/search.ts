@@ -1,27 +1,23 @@
-// GET /v1/tasks/search (docs/search.md). Results are in relevance tiers (matchMode=any with several
-// fields: all fields first, then some), and within a tier most recently changed first, which is seq
-// order. SQLite answers text queries from the tagged FTS5 index alone; PostgreSQL, and SQLite without
-// text, use SQL conditions on the tasks table.
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+// GET /v1/tasks/search (docs/search.md). Results are in relevance tiers (db/search/tiers.ts), and within
+// a tier most recently changed first, which is seq order. SQLite answers text queries from the tagged
+// FTS5 index alone; PostgreSQL, and SQLite without text, go through the list-and-search kit with SQL
+// conditions. Both apply the same visibility rule (visibility.ts).
+import { type SqlBool, sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { counterValue } from '../../db/counters.ts';
+import type { KeyValue, Tiered } from '../../db/keyset.ts';
+import { type Condition, searchPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import {
-  type Exclusion,
-  expandPrefixes,
-  type TaggedField,
-  type Tier,
-  taggedMatch,
-} from '../../db/search/fts5.ts';
+import { expandPrefixes, type TaggedField, taggedMatch } from '../../db/search/fts5.ts';
 import { type MatchMode, SEARCH_TARGETS, tag } from '../../db/search/index.ts';
-import { pageTiers, tiersOf } from '../../db/search/tiers.ts';
+import { pageTiers, tiersFor } from '../../db/search/tiers.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
-import { seesAllPrivateTasks } from './policy.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
+import { type TaskRule, taskVisibility } from './visibility.ts';
 
 export interface TaskSearch {
   name?: string;
@@ -36,15 +32,20 @@ export interface TaskSearch {
 }
 
 export interface TaskPage {
-  rows: { row: TaskRow; tier: number }[];
+  rows: Tiered<TaskRow>[];
   total: number;
 }
 
+type PageStart = { tier: number; after: KeyValue[] } | undefined;
 type Related = { column: 'project_id' | 'group_id' | 'assigned_to_id'; kind: string; ids: string[] };
+type TextField = { field: 'name' | 'description'; words: string[] };
 
-/** The text fields of a search, each with its words, and the related-name fields as id sets. */
+/**
+ * The text fields of a search, each with its words, and the related-name fields as the ids of the
+ * related objects the caller sees (a hidden project's or team's name matches nothing).
+ */
 async function fieldsOf(ctx: Context, s: TaskSearch) {
-  const text: { field: string; words: string[] }[] = [];
+  const text: TextField[] = [];
   for (const field of ['name', 'description'] as const) {
     const words = distinctWords(s[field]);
     if (words.length > 0) text.push({ field, words });
@@ -65,21 +66,43 @@ async function fieldsOf(ctx: Context, s: TaskSearch) {
 export async function searchTasks(
   ctx: Context,
   s: TaskSearch,
-  page: { limit: number; after?: { tier: number; after?: number } },
+  page: { limit: number; start: PageStart },
 ): Promise<TaskPage> {
-  const { text, related } = await fieldsOf(ctx, s);
-  const hasText = text.length + related.length > 0;
-  return ctx.search.kind === 'fts5' && hasText
-    ? searchFts(ctx, s, text, related, page)
-    : searchSql(ctx, s, text, related, page);
+  const [{ text, related }, rule] = await Promise.all([fieldsOf(ctx, s), taskVisibility(ctx)]);
+  if (ctx.search.kind === 'fts5' && text.length + related.length > 0)
+    return searchFts(ctx, s, rule, text, related, page);
+  const fields: (Condition | null)[] = related.map((r) =>
+    r.ids.length > 0 ? sql<SqlBool>`${sql.ref(`t.${r.column}`)} in (${sql.join(r.ids)})` : null,
+  );
+  // Text conditions on SQL: only PostgreSQL gets here with text (SQLite's tasks are a tagged target).
+  const search = ctx.search;
+  if (search.kind === 'tsvector')
+    fields.unshift(...text.map((q) => search.matches(SEARCH_TARGETS.tasks, 't', [q], 'all')));
+  const where: Condition[] = [...rule.where];
+  if (!s.includeDeleted) where.push(sql<SqlBool>`t.deleted_at is null`);
+  if (s.teamId) where.push(sql<SqlBool>`t.group_id = ${s.teamId.toLowerCase()}`);
+  if (s.projectId) where.push(sql<SqlBool>`t.project_id = ${s.projectId.toLowerCase()}`);
+  if (fields.length === 0 && !s.teamId && !s.projectId) {
+    // Every visible task: the page is one index walk, the total comes from counters.
+    const [rows, total] = await Promise.all([
+      pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
+        repo.TASK_LIST.page(ctx.db, ctx.workspace.id, where, after, n),
+      ),
+      unfilteredTotal(ctx, rule, s.includeDeleted),
+    ]);
+    return { rows, total };
+  }
+  return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
 }
 
+/** SQLite with text: the tagged FTS5 query answers the page and the total without touching the table. */
 async function searchFts(
   ctx: Context,
   s: TaskSearch,
-  text: { field: string; words: string[] }[],
+  rule: TaskRule,
+  text: TextField[],
   related: Related[],
-  page: { limit: number; after?: { tier: number; after?: number } },
+  page: { limit: number; start: PageStart },
 ): Promise<TaskPage> {
   const expanded = await Promise.all(
     text.map(async (t) => ({
@@ -91,22 +114,22 @@ async function searchFts(
     ...expanded,
     ...related.map((r) => ({ tags: r.ids.map((id) => tag(r.kind, id)) })),
   ];
-  const exclude: Exclusion[] = [];
+  const exclude = [...rule.exclude];
   if (!s.includeDeleted) exclude.push({ tag: 'dead' });
-  if (!seesAllPrivateTasks(ctx.actor)) {
-    exclude.push({ tag: 'vprivate', unless: [tag('c', ctx.actor.id), tag('a', ctx.actor.id)] });
-    for (const id of (await groups.groupVisibility(ctx)).invisible) exclude.push({ tag: tag('g', id) });
-  }
   const require: string[][] = [];
   if (s.teamId) require.push([tag('g', s.teamId.toLowerCase())]);
   if (s.projectId) require.push([tag('p', s.projectId.toLowerCase())]);
   const query = { workspaceCode: ctx.workspace.code, fields, mode: s.mode, require, exclude };
 
-  const tiers: Tier[] = s.mode === 'any' && fields.length > 1 ? ['all', 'rest'] : ['all'];
-  const found = await pageTiers(tiers.length, page.after, page.limit, async (tier, afterSeq, n) => {
-    const match = taggedMatch(query, tiers[tier]!);
-    return match ? repo.ftsPage(ctx.db, match, afterSeq, n) : [];
-  });
+  const found = await pageTiers(
+    tiersFor(s.mode, fields.length),
+    page.start,
+    page.limit,
+    async (tier, after, n) => {
+      const match = taggedMatch(query, tier);
+      return match ? repo.ftsPage(ctx.db, match, after === undefined ? undefined : Number(after[0]), n) : [];
+    },
+  );
   const bySeq = new Map(
     (
       await repo.findTasksBySeq(
@@ -124,63 +147,18 @@ async function searchFts(
   return { rows, total: all ? await repo.ftsCount(ctx.db, all) : 0 };
 }
 
-async function searchSql(
-  ctx: Context,
-  s: TaskSearch,
-  text: { field: string; words: string[] }[],
-  related: Related[],
-  page: { limit: number; after?: { tier: number; after?: number } },
-): Promise<TaskPage> {
-  const fields: (RawBuilder<SqlBool> | null)[] = [
-    ...text.map((q) => ctx.search.matches(SEARCH_TARGETS.tasks, 't', [q], 'all')),
-    ...related.map((r) =>
-      r.ids.length > 0 ? sql<SqlBool>`${sql.ref(`t.${r.column}`)} in (${sql.join(r.ids)})` : null,
-    ),
-  ];
-  const where: RawBuilder<SqlBool>[] = [];
-  if (!s.includeDeleted) where.push(sql<SqlBool>`t.deleted_at is null`);
-  if (s.teamId) where.push(sql<SqlBool>`t.group_id = ${s.teamId.toLowerCase()}`);
-  if (s.projectId) where.push(sql<SqlBool>`t.project_id = ${s.projectId.toLowerCase()}`);
-  if (!seesAllPrivateTasks(ctx.actor)) {
-    const visibility = await groups.groupVisibility(ctx);
-    if (!visibility.all) {
-      const visible = [...visibility.visible];
-      where.push(
-        visible.length > 0 ? sql<SqlBool>`t.group_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
-      );
-    }
-    where.push(
-      sql<SqlBool>`(t.visibility = 'workspace' or t.created_by_id = ${ctx.actor.id} or t.assigned_to_id = ${ctx.actor.id})`,
-    );
-  }
-  const { tiers, matching } = tiersOf(fields, s.mode);
-  const q = (extra: RawBuilder<SqlBool> | null) => ({
-    workspaceId: ctx.workspace.id,
-    where: extra ? [...where, extra] : where,
-  });
-  const rows = await pageTiers(tiers.length, page.after, page.limit, (tier, afterSeq, n) =>
-    repo.pageBySeq(ctx.db, q(tiers[tier]!), afterSeq, n),
-  );
-  let total: number;
-  if (tiers.length === 0) total = 0;
-  else if (matching === null && !s.teamId && !s.projectId)
-    total = await unfilteredTotal(ctx, s.includeDeleted);
-  else total = await repo.countTasks(ctx.db, q(matching));
-  return { rows, total };
-}
-
 /**
  * The number of tasks the caller sees, without counting a million rows: the counters (service.ts),
  * less the rare parts hidden from this caller (private tasks not theirs, tasks of hidden teams).
  */
-async function unfilteredTotal(ctx: Context, includeDeleted: boolean): Promise<number> {
+async function unfilteredTotal(ctx: Context, rule: TaskRule, includeDeleted: boolean): Promise<number> {
   const ws = ctx.workspace.id;
   const [all, deleted] = await Promise.all([
     counterValue(ctx.db, ws, TASK_COUNTER),
     includeDeleted ? 0 : counterValue(ctx.db, ws, DELETED_COUNTER),
   ]);
-  if (seesAllPrivateTasks(ctx.actor)) return all - deleted;
-  const hidden = (await groups.groupVisibility(ctx)).invisible;
+  if (rule.where.length === 0) return all - deleted;
+  const hidden = rule.hiddenGroups;
   const [inHidden, privateHidden] = await Promise.all([
     repo.countInGroups(ctx.db, ws, hidden, !includeDeleted),
     repo.countPrivateHidden(ctx.db, ws, ctx.actor.id, hidden, !includeDeleted),

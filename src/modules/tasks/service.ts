@@ -2,20 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
-import { SEARCH_TARGETS, tag } from '../../db/search/index.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { isUuid } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
-import { EMPTY, fromInput, plainText } from '../../text/description.ts';
+import { EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
-import { canSeeTask } from './policy.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
+import { TASK_INDEX } from './repository.ts';
 import type { TaskUpsertBody } from './schema.ts';
+import { taskFacts, taskVisibility } from './visibility.ts';
 
 /**
  * Counters that make an unfiltered total cheap (search.ts): tasks are never removed and `task` (the
@@ -35,54 +35,8 @@ function refOf(ref: string): { id: string } | { publicId: number } | null {
 export async function loadVisibleTask(ctx: Context, ref: string): Promise<TaskRow> {
   const parsed = refOf(ref);
   const row = parsed ? await repo.findTask(ctx.db, ctx.workspace.id, parsed) : undefined;
-  if (!row || !canSeeTask(ctx.actor, facts(row), await groups.groupVisibility(ctx))) throw notFound('Task');
+  if (!row || !(await taskVisibility(ctx)).sees(taskFacts(row))) throw notFound('Task');
   return row;
-}
-
-function facts(row: TaskRow) {
-  return {
-    groupId: row.group_id,
-    visibility: row.visibility,
-    createdById: row.created_by_id,
-    assignedToId: row.assigned_to_id,
-  };
-}
-
-/** The filter tokens of a task in SQLite's search index (db/search/fts5.ts). */
-export function tagsOf(row: TaskRow): string[] {
-  const tags = [tag('g', row.group_id), tag('c', row.created_by_id)];
-  if (row.deleted_at !== null) tags.push('dead');
-  if (row.visibility === 'private') tags.push('vprivate');
-  if (row.project_id) tags.push(tag('p', row.project_id));
-  if (row.assigned_to_id) tags.push(tag('a', row.assigned_to_id));
-  return tags;
-}
-
-/** A task's entry in the search index (db/search): its words, and its filter tags for FTS5. */
-export function indexEntry(ctx: Context, row: TaskRow) {
-  return {
-    row: {
-      seq: row.seq,
-      workspaceId: row.workspace_id,
-      id: row.id,
-      workspaceCode: ctx.workspace.code,
-      tags: tagsOf(row),
-    },
-    texts: { name: row.name, description: plainText(row.description_html) },
-  };
-}
-
-/** Indexes a task: `new` for a task never indexed, else the seq it was indexed under. */
-async function index(ctx: Context, row: TaskRow, previous: number | 'new'): Promise<void> {
-  const entry = indexEntry(ctx, row);
-  if (previous === 'new') await ctx.search.writeNew(ctx.db, SEARCH_TARGETS.tasks, [entry]);
-  else
-    await ctx.search.write(
-      ctx.db,
-      SEARCH_TARGETS.tasks,
-      { ...entry.row, previousSeq: previous },
-      entry.texts,
-    );
 }
 
 async function checkTeam(ctx: Context, id: string, path: string): Promise<string> {
@@ -92,7 +46,7 @@ async function checkTeam(ctx: Context, id: string, path: string): Promise<string
 
 async function checkProject(ctx: Context, id: string): Promise<string> {
   const found = await projects.visibleProjects(ctx, [id.toLowerCase()]);
-  if (!found.has(id.toLowerCase())) throw invalid('/body/projectId', 'no project with this id');
+  if (!found.has(id.toLowerCase())) throw invalid('projectId', 'no project with this id');
   return id.toLowerCase();
 }
 
@@ -111,13 +65,13 @@ async function chooseStatus(
   const statuses = await groups.statusesOfGroup(ctx, groupId);
   if (given !== undefined) {
     const found = statuses.find((s) => s.id === given.toLowerCase());
-    if (!found) throw invalid('/body/statusId', 'not a status of the task’s team');
+    if (!found) throw invalid('statusId', "not a status of the task's team");
     return found;
   }
   const byStage = (stage: TaskStage) => statuses.find((s) => s.stage === stage);
   const chosen =
     (fallbackStage && byStage(fallbackStage)) ?? byStage('unstarted') ?? byStage('backlog') ?? statuses[0];
-  if (!chosen) throw new AppError('conflict', 'The task’s team has no statuses');
+  if (!chosen) throw new AppError('conflict', "The task's team has no statuses");
   return chosen;
 }
 
@@ -125,7 +79,7 @@ async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): P
   const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
   const out = labelIds.map((id) => id.toLowerCase());
   out.forEach((id, i) => {
-    if (!own.has(id)) throw invalid(`/body/labelIds/${i}`, 'not a label of the task’s team');
+    if (!own.has(id)) throw invalid(`labelIds/${i}`, "not a label of the task's team");
   });
   return [...new Set(out)];
 }
@@ -133,7 +87,7 @@ async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): P
 async function checkAssignee(ctx: Context, id: string | null): Promise<string | null> {
   if (id === null) return null;
   if (!(await users.findUser(ctx, id.toLowerCase())))
-    throw invalid('/body/assignedToId', 'no user with this id in the workspace');
+    throw invalid('assignedToId', 'no user with this id in the workspace');
   return id.toLowerCase();
 }
 
@@ -153,14 +107,14 @@ export async function upsertTask(
   newId = randomUUID(),
 ): Promise<SavedTask> {
   if (body.id !== undefined) return updateTask(ctx, body.id, body, at);
-  if (body.name === undefined) throw invalid('/body/name', 'is required when creating');
+  if (body.name === undefined) throw invalid('name', 'is required when creating');
   const projectId = body.projectId ? await checkProject(ctx, body.projectId) : null;
   let groupId: string;
-  if (body.teamId !== undefined) groupId = await checkTeam(ctx, body.teamId.toLowerCase(), '/body/teamId');
+  if (body.teamId !== undefined) groupId = await checkTeam(ctx, body.teamId.toLowerCase(), 'teamId');
   else {
     const first = projectId ? (await projects.teamIdsOf(ctx, [projectId])).get(projectId)?.[0] : undefined;
-    if (!first) throw invalid('/body/teamId', 'is required unless projectId names a project with a team');
-    groupId = await checkTeam(ctx, first, '/body/projectId');
+    if (!first) throw invalid('teamId', 'is required unless projectId names a project with a team');
+    groupId = await checkTeam(ctx, first, 'projectId');
   }
   const status = await chooseStatus(ctx, groupId, body.statusId, undefined);
   const labelIds = await checkLabels(ctx, groupId, body.labelIds ?? []);
@@ -172,7 +126,7 @@ export async function upsertTask(
     name: body.name.trim(),
     description_html: description.html,
     description_markdown: description.markdown,
-    due_date: toTimestampOrNull(body.dueDate ?? null, '/body/dueDate'),
+    due_date: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
     completed_at: status.stage === 'completed' ? at : null,
     priority: body.priority ?? false,
     visibility: body.visibility ?? 'workspace',
@@ -190,7 +144,7 @@ export async function upsertTask(
     ctx.db,
     labelIds.map((label_id) => ({ workspace_id: ctx.workspace.id, task_id: row.id, label_id })),
   );
-  await index(ctx, row, 'new');
+  await TASK_INDEX.writeNew(ctx, [row]);
   await recordEvent(ctx, 'task.created', row.id, at);
   return { row, created: true };
 }
@@ -205,7 +159,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
     changes.description_html = d.html;
     changes.description_markdown = d.markdown;
   }
-  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, '/body/dueDate');
+  if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, 'dueDate');
   if (body.priority !== undefined) changes.priority = body.priority;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
   if (body.assignedToId !== undefined) changes.assigned_to_id = await checkAssignee(ctx, body.assignedToId);
@@ -213,9 +167,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
     changes.project_id = body.projectId === null ? null : await checkProject(ctx, body.projectId);
 
   const groupId =
-    body.teamId !== undefined
-      ? await checkTeam(ctx, body.teamId.toLowerCase(), '/body/teamId')
-      : current.group_id;
+    body.teamId !== undefined ? await checkTeam(ctx, body.teamId.toLowerCase(), 'teamId') : current.group_id;
   const moved = groupId !== current.group_id;
   const [currentStatus] = await groups.statusesByIds(ctx, [current.status_id]);
   if (moved || body.statusId !== undefined) {
@@ -239,7 +191,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
 
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
   const row = { ...current, ...changes, seq };
-  await index(ctx, row, current.seq);
+  await TASK_INDEX.write(ctx, row, current.seq);
   await recordEvent(ctx, 'task.updated', row.id, at);
   return { row, created: false };
 }
@@ -251,7 +203,7 @@ export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   const at = now();
   const changes = { deleted_at: at, updated_at: at };
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
-  await index(ctx, { ...current, ...changes, seq }, current.seq);
+  await TASK_INDEX.write(ctx, { ...current, ...changes, seq }, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, 1);
   await recordEvent(ctx, 'task.deleted', current.id, at);
 }
@@ -263,7 +215,7 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   const changes = { deleted_at: null, updated_at: at };
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
   const row = { ...current, ...changes, seq };
-  await index(ctx, row, current.seq);
+  await TASK_INDEX.write(ctx, row, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, -1);
   await recordEvent(ctx, 'task.restored', row.id, at);
   return row;

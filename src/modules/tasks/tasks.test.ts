@@ -79,7 +79,7 @@ describe('POST /v1/tasks (create)', () => {
     assert.deepEqual(t.assignee, { id: f.ws.user.id, name: 'Olive Owner', email: 'olive@acme.test' });
   });
 
-  test('without teamId the team is the project’s first; neither is 400', async () => {
+  test("without teamId the team is the project's first; neither is 400", async () => {
     const res = await f.owner.post('/v1/tasks', { name: 'From project', projectId: project.id });
     assert.equal(res.status, 201);
     assert.equal(res.body.teamId, other.id);
@@ -139,7 +139,7 @@ describe('POST /v1/tasks (create)', () => {
     assert.equal((await f.owner.get('/v1/tasks/search?expand=none')).body.total, before);
   });
 
-  test('foreign ids are 400: another team’s status or label, unknown users, teams and projects', async () => {
+  test("foreign ids are 400: another team's status or label, unknown users, teams and projects", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ statusId: stage(other, 'started') }, '/body/statusId'],
       [{ labelIds: [other.taskLabels[0].id] }, '/body/labelIds/0'],
@@ -222,7 +222,7 @@ describe('POST /v1/tasks (update)', () => {
     assert.equal(born.body.completedAt, born.body.createdAt);
   });
 
-  test('moving to another team maps the status by stage and drops the old team’s labels', async () => {
+  test("moving to another team maps the status by stage and drops the old team's labels", async () => {
     const t = (
       await f.owner.post('/v1/tasks', {
         name: 'Mover',

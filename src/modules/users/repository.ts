@@ -1,6 +1,19 @@
-import type { Kysely, RawBuilder, Selectable, SqlBool } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import type { DB, UsersTable } from '../../db/types.ts';
-import { after, type KeyValue } from '../../http/cursor.ts';
+
+const USER_COLUMNS = [
+  'u.seq',
+  'u.workspace_id',
+  'u.id',
+  'u.name',
+  'u.email',
+  'u.role',
+  'u.last_accessed_at',
+  'u.created_at',
+  'u.updated_at',
+] as const;
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -41,51 +54,21 @@ export async function findUsers(db: Kysely<DB>, workspaceId: string, ids: string
     .execute();
 }
 
-export const USER_ORDER = [
-  { ref: 'users.created_at', dir: 'asc' },
-  { ref: 'users.id', dir: 'asc' },
-] as const;
+/** GET /v1/users: oldest first. */
+export const USER_LIST = tableListing(
+  defineOrder<UserRow>([
+    { ref: 'u.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 'u.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('users as u').where('u.workspace_id', '=', workspaceId),
+  USER_COLUMNS,
+);
 
-export interface UserListQuery {
-  workspaceId: string;
-  /** Only users sharing a group with this user, and the user (how guests see the directory). */
-  sharingGroupsWith?: string;
-  after?: KeyValue[];
-  offset?: number;
-  limit: number;
-}
-
-export function listUsers(db: Kysely<DB>, q: UserListQuery): Promise<UserRow[]> {
-  let query = db.selectFrom('users').selectAll().where('workspace_id', '=', q.workspaceId);
-  if (q.sharingGroupsWith) {
-    const me = q.sharingGroupsWith;
-    query = query.where((eb) =>
-      eb.or([
-        eb('users.id', '=', me),
-        eb(
-          'users.id',
-          'in',
-          eb
-            .selectFrom('group_members as theirs')
-            .innerJoin('group_members as mine', (j) =>
-              j
-                .onRef('mine.group_id', '=', 'theirs.group_id')
-                .onRef('mine.workspace_id', '=', 'theirs.workspace_id'),
-            )
-            .where('mine.workspace_id', '=', q.workspaceId)
-            .where('mine.user_id', '=', me)
-            .select('theirs.user_id'),
-        ),
-      ]),
-    );
-  }
-  if (q.after) query = query.where(after([...USER_ORDER], q.after));
-  return query
-    .orderBy('users.created_at', 'asc')
-    .orderBy('users.id', 'asc')
-    .offset(q.offset ?? 0)
-    .limit(q.limit + 1)
-    .execute();
+/** The user and those who share a group with them (how guests see the directory), on alias u. */
+export function sharingGroupsWith(workspaceId: string, userId: string): Condition {
+  return sql<SqlBool>`(u.id = ${userId} or u.id in (select theirs.user_id from group_members theirs
+    join group_members mine on mine.workspace_id = theirs.workspace_id and mine.group_id = theirs.group_id
+    where mine.workspace_id = ${workspaceId} and mine.user_id = ${userId}))`;
 }
 
 export async function touchUser(db: Kysely<DB>, workspaceId: string, id: string, at: string): Promise<void> {

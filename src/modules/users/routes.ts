@@ -1,10 +1,11 @@
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
-import { checkPageInput, toPage } from '../../http/cursor.ts';
+import { openPaging } from '../../http/cursor.ts';
 import { invalid } from '../../http/errors.ts';
 import { errors, Page } from '../../http/schemas.ts';
 import { presentMe, presentUser } from './present.ts';
+import { USER_LIST } from './repository.ts';
 import { Me, User, UserListQuery, UserUpsertBody } from './schema.ts';
 import * as service from './service.ts';
 
@@ -36,8 +37,8 @@ export default async function userRoutes(app: App): Promise<void> {
       const { id, ...change } = request.body;
       const { row, created } = await inTransaction(database, auth(request), async (ctx) => {
         if (id !== undefined) return { row: await service.updateUser(ctx, id, change), created: false };
-        if (change.name === undefined) throw invalid('/body/name', 'is required when creating');
-        if (change.email === undefined) throw invalid('/body/email', 'is required when creating');
+        if (change.name === undefined) throw invalid('name', 'is required when creating');
+        if (change.email === undefined) throw invalid('email', 'is required when creating');
         const input = { name: change.name, email: change.email, role: change.role ?? 'member' };
         return { row: await service.createUser(ctx, input), created: true };
       });
@@ -56,17 +57,10 @@ export default async function userRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      checkPageInput({ limit: q.limit ?? 50, cursor: q.cursor, offset: q.offset });
       const ctx = readContext(database, auth(request));
-      const scope = `users|${ctx.workspace.id}|${ctx.actor.role === 'guest' ? ctx.actor.id : ''}`;
-      const limit = q.limit ?? 50;
-      const rows = await service.listUsers(ctx, {
-        limit,
-        offset: q.offset,
-        after: q.cursor ? cursors.decode(scope, q.cursor, 2) : undefined,
-      });
-      const page = toPage(rows, limit, cursors, scope, (r) => [r.created_at, r.id]);
+      const order = USER_LIST.order;
+      const paging = openPaging(cursors, ctx, 'users.list', null, request.query, order.arity);
+      const page = paging.page(await service.listUsers(ctx, paging), order.keyOf);
       return { ...page, data: page.data.map(presentUser) };
     },
   );

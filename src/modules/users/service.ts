@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, now } from '../../context.ts';
-import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { listPage } from '../../db/listing.ts';
+import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
 import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
+
+/** The users' search index (names: assigneeName, ownerName), written on creation and every rename. */
+const INDEX = plainIndex<UserRow>(SEARCH_TARGETS.users, (row) => ({ name: row.name }));
 
 export interface NewUser {
   name: string;
@@ -40,7 +45,7 @@ export async function insertUser(
     created_at: at,
     updated_at: at,
   });
-  await search.write(db, SEARCH_TARGETS.users, { seq: row.seq, workspaceId, id: row.id }, { name: row.name });
+  await INDEX.write({ db, search }, row);
   return row;
 }
 
@@ -67,16 +72,7 @@ export async function updateUser(
   }
   await repo.updateUser(ctx.db, ctx.workspace.id, current.id, changes);
   const row = { ...current, ...changes };
-  if (changes.name !== undefined) {
-    await ctx.search.write(
-      ctx.db,
-      SEARCH_TARGETS.users,
-      { seq: row.seq, workspaceId: row.workspace_id, id: row.id },
-      {
-        name: row.name,
-      },
-    );
-  }
+  if (changes.name !== undefined) await INDEX.write(ctx, row);
   return row;
 }
 
@@ -97,15 +93,10 @@ export async function getMe(ctx: Context): Promise<UserRow> {
   return row;
 }
 
-export function listUsers(
-  ctx: Context,
-  page: { limit: number; after?: (string | number)[]; offset?: number },
-) {
-  return repo.listUsers(ctx.db, {
-    workspaceId: ctx.workspace.id,
-    sharingGroupsWith: seesWholeDirectory(ctx.actor) ? undefined : ctx.actor.id,
-    ...page,
-  });
+/** GET /v1/users: the directory the caller sees (docs/api.md), oldest first. */
+export async function listUsers(ctx: Context, page: PageRequest): Promise<UserRow[]> {
+  const where = seesWholeDirectory(ctx.actor) ? [] : [repo.sharingGroupsWith(ctx.workspace.id, ctx.actor.id)];
+  return (await listPage(ctx, repo.USER_LIST, where, page, false)).rows;
 }
 
 /** Users of this workspace by id, for expansions (members, owners, assignees). */

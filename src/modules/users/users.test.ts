@@ -181,7 +181,7 @@ describe('API tokens', () => {
     );
   });
 
-  test('someone else’s or another workspace’s token is 404 to revoke', async () => {
+  test("someone else's or another workspace's token is 404 to revoke", async () => {
     const member = await f.newUser('member');
     const ownerToken = await f.owner.post('/v1/api-tokens', { name: 'owner only' });
     problem(await member.api.delete(`/v1/api-tokens/${ownerToken.body.id}`), 404, 'not_found');

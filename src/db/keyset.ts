@@ -1,0 +1,78 @@
+// Keyset pagination (decisions §5). A resource declares its sort order once, as columns with the
+// function that reads each column's value from a row; the cursor key, its arity, the "after this key"
+// condition and the ORDER BY all follow from that one declaration. Searches with relevance tiers put
+// the tier in front of the key (`tiered`).
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+
+export type KeyValue = string | number;
+
+export interface OrderColumn<R> {
+  /** A column reference such as "t.seq", on the alias the resource's queries use. */
+  ref: string;
+  dir: 'asc' | 'desc';
+  /** The column's value in a row, as the cursor carries it. */
+  key: (row: R) => KeyValue;
+}
+
+export interface Order<R> {
+  readonly columns: readonly OrderColumn<R>[];
+  /** How many values a cursor of this order carries. */
+  readonly arity: number;
+  /** The cursor key of a row. */
+  keyOf(row: R): KeyValue[];
+  /** Rows strictly after `key` in this order (any mix of directions). */
+  after(key: KeyValue[]): RawBuilder<SqlBool>;
+  /** The ORDER BY of a query. */
+  // biome-ignore lint/suspicious/noExplicitAny: any Kysely select builder; each keeps its own type.
+  apply<Q extends { orderBy(ref: any, dir: 'asc' | 'desc'): Q }>(query: Q): Q;
+}
+
+export function defineOrder<R>(columns: readonly OrderColumn<R>[]): Order<R> {
+  return {
+    columns,
+    arity: columns.length,
+    keyOf: (row) => columns.map((c) => c.key(row)),
+    after(key) {
+      const branches = columns.map((col, i) => {
+        const equal = columns.slice(0, i).map((c, j) => sql`${sql.ref(c.ref)} = ${key[j]}`);
+        const beyond = sql`${sql.ref(col.ref)} ${sql.raw(col.dir === 'desc' ? '<' : '>')} ${key[i]}`;
+        return sql`(${sql.join([...equal, beyond], sql` and `)})`;
+      });
+      return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+    },
+    apply(query) {
+      let q = query;
+      for (const c of columns) q = q.orderBy(sql.ref(c.ref), c.dir);
+      return q;
+    },
+  };
+}
+
+/** A row of a tiered search and the relevance tier it was found in (db/search/tiers.ts). */
+export interface Tiered<R> {
+  row: R;
+  tier: number;
+}
+
+/** The cursor of a tiered search: the tier, then the key of the order within it. */
+export function tieredKey<R>(order: Order<R>): { arity: number; keyOf(r: Tiered<R>): KeyValue[] } {
+  return { arity: order.arity + 1, keyOf: (r) => [r.tier, ...order.keyOf(r.row)] };
+}
+
+/** Splits a tiered cursor key into where to start. */
+export function tieredStart(key: KeyValue[] | undefined): { tier: number; after: KeyValue[] } | undefined {
+  return key ? { tier: Number(key[0]), after: key.slice(1) } : undefined;
+}
+
+/** How many rows a page query fetches: one more than the page, to know whether more follow. */
+export function fetchSize(limit: number): number {
+  return limit + 1;
+}
+
+export interface PageRequest {
+  limit: number;
+  /** The key of the last row of the previous page. */
+  after?: KeyValue[];
+  /** Rows to skip (lists only; never with `after`). */
+  offset?: number;
+}

@@ -1,0 +1,128 @@
+// The list-and-search kit. A resource plugs in by declaring, once, in its repository:
+// - its order (keyset.ts: defineOrder), from which cursors and keyset conditions follow;
+// - how to fetch a page and a count of its rows under a set of SQL conditions (`Listing`);
+// and, in its module, its visibility rule (a `VisibilityRule`: one policy giving the check, the SQL
+// conditions and the search-index exclusions) and, when it is searchable, its search index
+// (search/index.ts: plainIndex or taggedIndex). `listPage` and `searchPage` then do the rest the same
+// way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, exact totals.
+import type { Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { fetchSize, type KeyValue, type Order, type PageRequest, type Tiered } from './keyset.ts';
+import type { Exclusion } from './search/fts5.ts';
+import type { MatchMode } from './search/index.ts';
+import { pageTiers, SQL_LOGIC, tierCondition, tiersFor } from './search/tiers.ts';
+import type { DB } from './types.ts';
+
+export type Condition = RawBuilder<SqlBool>;
+
+export interface Listing<R> {
+  order: Order<R>;
+  /** Up to `n` rows meeting every condition, in `order`, strictly after `after`, skipping `offset`. */
+  page(
+    db: Kysely<DB>,
+    workspaceId: string,
+    where: Condition[],
+    after: KeyValue[] | undefined,
+    n: number,
+    offset?: number,
+  ): Promise<R[]>;
+  /** How many rows meet every condition. */
+  count(db: Kysely<DB>, workspaceId: string, where: Condition[]): Promise<number>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a select on any one table; the Listing's R types its rows.
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+/**
+ * The Listing of one table: `from` selects the workspace's rows of it under the alias the order and
+ * the conditions use (`db.selectFrom('projects as p').where('p.workspace_id', '=', ws)`).
+ */
+export function tableListing<R>(
+  order: Order<R>,
+  from: (db: Kysely<DB>, workspaceId: string) => AnySelect,
+  columns: readonly string[],
+): Listing<R> {
+  const where = (db: Kysely<DB>, workspaceId: string, conditions: Condition[]) => {
+    let q = from(db, workspaceId);
+    for (const c of conditions) q = q.where(c);
+    return q;
+  };
+  return {
+    order,
+    page(db, workspaceId, conditions, after, n, offset = 0) {
+      let q = where(db, workspaceId, conditions).select(columns);
+      if (after) q = q.where(order.after(after));
+      return order.apply(q).offset(offset).limit(n).execute() as Promise<R[]>;
+    },
+    async count(db, workspaceId, conditions) {
+      const row = await where(db, workspaceId, conditions)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+/**
+ * Who sees which rows of a resource, as one rule in three forms: the check of one row (the policy),
+ * SQL conditions for lists, searches and totals (empty when the caller sees everything), and, for a
+ * tagged search index, the exclusions of the same rows.
+ */
+export interface VisibilityRule<Facts> {
+  sees(facts: Facts): boolean;
+  where: Condition[];
+  exclude?: Exclusion[];
+}
+
+export interface ListContext {
+  db: Kysely<DB>;
+  workspace: { id: string };
+}
+
+/** A page (fetchSize(limit) rows) of a list, and its total when asked for. */
+export async function listPage<R>(
+  ctx: ListContext,
+  listing: Listing<R>,
+  where: Condition[],
+  page: PageRequest,
+  withTotal: boolean,
+): Promise<{ rows: R[]; total?: number }> {
+  const ws = ctx.workspace.id;
+  const [rows, total] = await Promise.all([
+    listing.page(ctx.db, ws, where, page.after, fetchSize(page.limit), page.offset),
+    withTotal ? listing.count(ctx.db, ws, where) : undefined,
+  ]);
+  return { rows, total };
+}
+
+export interface SearchRequest {
+  /** One condition per searched field; null for a field that can match nothing. None: no text. */
+  fields: (Condition | null)[];
+  mode: MatchMode;
+  /** Conditions every result meets (visibility, id filters, deleted and archived flags). */
+  where: Condition[];
+}
+
+/** A page of a search in relevance tiers (search/tiers.ts), with the exact total of matches. */
+export async function searchPage<R>(
+  ctx: ListContext,
+  listing: Listing<R>,
+  s: SearchRequest,
+  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
+): Promise<{ rows: Tiered<R>[]; total: number }> {
+  const ws = ctx.workspace.id;
+  const tiers = tiersFor(s.mode, s.fields.length);
+  const conditionOf = (tier: Parameters<typeof tierCondition>[3]): Condition[] | null => {
+    if (s.fields.length === 0) return s.where;
+    const c = tierCondition(SQL_LOGIC, s.fields, s.mode, tier);
+    return c === null ? null : [...s.where, c];
+  };
+  const matching = conditionOf('matching');
+  const [rows, total] = await Promise.all([
+    pageTiers(tiers, page.start, page.limit, async (tier, after, n) => {
+      const where = conditionOf(tier);
+      return where ? listing.page(ctx.db, ws, where, after, n) : [];
+    }),
+    matching ? listing.count(ctx.db, ws, matching) : 0,
+  ]);
+  return { rows, total };
+}
