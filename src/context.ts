@@ -36,20 +36,26 @@ export function now(): string {
   return new Date().toISOString();
 }
 
+/**
+ * The one way a Context is made, for requests, batch entries (db: the entry's savepoint), the CLI and
+ * seeding: `db` is the transaction the work runs in, or the database itself for plain reads.
+ */
+export function contextOf(database: Database, auth: Auth, db: Kysely<DB> = database.db): Context {
+  return { ...auth, db, dialect: database.dialect, search: database.search };
+}
+
 /** Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. */
 export function inTransaction<T>(
   database: Database,
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return database.db
-    .transaction()
-    .execute((trx) => fn({ ...auth, db: trx, dialect: database.dialect, search: database.search }));
+  return database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx)));
 }
 
 /** A context outside any transaction, for reads that need only one consistent query or several cheap ones. */
 export function readContext(database: Database, auth: Auth): Context {
-  return { ...auth, db: database.db, dialect: database.dialect, search: database.search };
+  return contextOf(database, auth);
 }
 
 // Lookups a request repeats (which groups the caller sees, a team's statuses), kept for that request

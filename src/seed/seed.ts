@@ -2,9 +2,10 @@
 // benchmark. Everything comes from a fixed vocabulary and a fixed random seed, so two runs make the
 // same names in the same order. Users, teams and projects go through their services like any
 // request; tasks go through the tasks module's bulk insert, many per statement.
-import type { Actor, Context } from '../context.ts';
+import { type Auth, type Context, inTransaction as runInTransaction } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { TaskStage } from '../db/types.ts';
+import * as groupLookup from '../modules/groups/lookup.ts';
 import * as groups from '../modules/groups/service.ts';
 import * as projects from '../modules/projects/service.ts';
 import { type GeneratedTask, insertGenerated } from '../modules/tasks/bulk.ts';
@@ -70,21 +71,14 @@ const STAGES: [TaskStage, number][] = [
 const TASKS_PER_TRANSACTION = 20_000;
 const DAY = 86_400_000;
 
-export async function seed(
-  database: Database,
-  ctxBase: { actor: Actor; workspace: Context['workspace'] },
-  options: SeedOptions,
-): Promise<SeedResult> {
+export async function seed(database: Database, ctxBase: Auth, options: SeedOptions): Promise<SeedResult> {
   const started = Date.now();
   const rand = random(options.seed ?? 20261121);
   const word = zipf(rand, WORDS.length);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
   const phrase = (min: number, max: number) =>
     Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, () => WORDS[word()]).join(' ');
-  const inTransaction = <T>(fn: (ctx: Context) => Promise<T>) =>
-    database.db
-      .transaction()
-      .execute((db) => fn({ ...ctxBase, db, dialect: database.dialect, search: database.search }));
+  const inTransaction = <T>(fn: (ctx: Context) => Promise<T>) => runInTransaction(database, ctxBase, fn);
   const say = options.progress ?? (() => {});
 
   const n = options.tasks;
@@ -117,11 +111,8 @@ export async function seed(
         privacy: i % 10 === 9 ? 'private' : 'workspace',
         members,
       });
-      const statuses = await groups.loadExpansions(ctx, [row], new Set(['taskStatuses']));
-      made.push({
-        id: row.id,
-        statuses: new Map(statuses.taskStatuses!.get(row.id)!.map((s) => [s.stage, s.id])),
-      });
+      const statuses = await groupLookup.statusesOfGroup(ctx, row.id);
+      made.push({ id: row.id, statuses: new Map(statuses.map((s) => [s.stage, s.id])) });
     }
     return made;
   });

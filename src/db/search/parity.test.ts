@@ -117,28 +117,38 @@ parity(
       'data-science',
       '東京',
     ];
-    for (const fx of [sqlite, postgres]) {
+    // The same searches as the owner, as a member (who does not see the private team) and as a guest
+    // (who sees only the team it belongs to): the visibility rules must agree across databases too.
+    const callers = { sqlite: [sqlite.owner], postgres: [postgres.owner] };
+    for (const [fx, as] of [
+      [sqlite, callers.sqlite],
+      [postgres, callers.postgres],
+    ] as const) {
       const add = async (url: string, body: unknown) => {
         const res = await fx.owner.post(url, body);
         assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
         return res.body;
       };
       const people = [await fx.newUser('member', 'Zoë Ångström'), await fx.newUser('member', 'Bob Builder')];
+      const guest = await fx.newUser('guest', 'Gail Guest');
+      as.push(people[0]!.api, guest.api);
       const teams = [
-        await add('/v1/teams', { name: 'Rocket Team' }),
+        await add('/v1/teams', { name: 'Rocket Team', members: [{ id: guest.id }] }),
         await add('/v1/teams', { name: 'Café Crew' }),
+        await add('/v1/teams', { name: 'Vault Rocket', privacy: 'private' }),
       ];
       const projects = [
         await add('/v1/projects', { name: 'Launch Café', teamId: teams[0].id, description: 'ﬁnance data' }),
         await add('/v1/projects', { name: 'Widget Résumé', teamId: teams[1].id, ownerId: people[0]!.id }),
+        await add('/v1/projects', { name: 'Vault Launch', teamIds: [teams[2].id, teams[0].id] }),
       ];
       for (let i = 0; i < 60; i++) {
         const w = (k: number) => vocabulary[(i * 7 + k * 3) % vocabulary.length];
         await add('/v1/tasks', {
           name: `${w(0)} ${w(1)} task ${i}`,
           description: `${w(2)} and ${w(3)}`,
-          teamId: teams[i % 2].id,
-          ...(i % 3 ? { projectId: projects[i % 2].id } : {}),
+          teamId: teams[i % 3].id,
+          ...(i % 3 ? { projectId: projects[(i * 5) % 3].id } : {}),
           ...(i % 4 === 0 ? { assignedToId: people[i % 2]!.id } : {}),
           ...(i % 10 === 0 ? { visibility: 'private' } : {}),
         });
@@ -159,31 +169,56 @@ parity(
       'assigneeName=bob&description=resume&matchMode=any',
       'name=東京',
       'name=task&teamName=rocket&matchMode=any',
+      'projectName=vault',
+      'teamName=vault&name=rocket&matchMode=any',
       '',
     ];
-    let nonEmpty = 0;
-    for (const q of queries) {
-      const url = `/v1/tasks/search?expand=none&limit=100&${q}`;
-      const [a, b] = await Promise.all([sqlite.owner.get(url), postgres.owner.get(url)]);
-      assert.equal(a.status, 200);
-      assert.equal(b.status, 200);
-      const names = (r: typeof a) => r.body.data.map((t: { name: string }) => t.name);
-      assert.deepEqual(names(a), names(b), `tasks: ${q}`);
-      assert.equal(a.body.total, b.body.total, `total of tasks: ${q}`);
-      if (a.body.total > 0) nonEmpty += 1;
+    const seen = new Map<string, number>();
+    for (const [i, who] of ['owner', 'member', 'guest'].entries()) {
+      for (const q of queries) {
+        const url = `/v1/tasks/search?expand=none&limit=100&${q}`;
+        const [a, b] = await Promise.all([callers.sqlite[i]!.get(url), callers.postgres[i]!.get(url)]);
+        assert.equal(a.status, 200);
+        assert.equal(b.status, 200);
+        const names = (r: typeof a) => r.body.data.map((t: { name: string }) => t.name);
+        assert.deepEqual(names(a), names(b), `tasks as ${who}: ${q}`);
+        assert.equal(a.body.total, b.body.total, `total of tasks as ${who}: ${q}`);
+        assert.equal(a.body.total, a.body.data.length, `total of tasks as ${who}: ${q}`);
+        seen.set(who, (seen.get(who) ?? 0) + (a.body.total > 0 ? 1 : 0));
+      }
     }
-    assert.ok(nonEmpty >= 13, `only ${nonEmpty} task queries matched`);
+    assert.ok(seen.get('owner')! >= 15, `only ${seen.get('owner')} task queries matched as owner`);
+    assert.ok(seen.get('member')! >= 12, `only ${seen.get('member')} task queries matched as member`);
+    assert.ok(seen.get('guest')! >= 6, `only ${seen.get('guest')} task queries matched as guest`);
     for (const q of [
       'name=cafe',
       'description=finance',
       'ownerName=zoe',
-      'teamName=rocket&name=widget&matchMode=any',
+      'teamName=crew&name=widget&matchMode=any',
     ]) {
       const url = `/v1/projects/search?expand=none&${q}`;
       const [a, b] = await Promise.all([sqlite.owner.get(url), postgres.owner.get(url)]);
       const names = (r: typeof a) => r.body.data.map((p: { name: string }) => p.name);
       assert.deepEqual(names(a), names(b), `projects: ${q}`);
-      assert.equal(a.body.total, 1 + (q.includes('any') ? 1 : 0), `projects total: ${q}`);
+      assert.equal(a.body.total, 1, `projects total: ${q}`);
+    }
+    for (const [i, who] of ['owner', 'member', 'guest'].entries()) {
+      for (const q of [
+        'name=launch',
+        'teamName=vault',
+        'teamName=rocket',
+        'name=widget&teamName=vault&matchMode=any',
+      ]) {
+        const url = `/v1/projects/search?expand=teams&${q}`;
+        const [a, b] = await Promise.all([callers.sqlite[i]!.get(url), callers.postgres[i]!.get(url)]);
+        const shape = (r: typeof a) =>
+          r.body.data.map((p: { name: string; teams: { name: string }[] }) => [
+            p.name,
+            p.teams.map((t) => t.name),
+          ]);
+        assert.deepEqual(shape(a), shape(b), `projects as ${who}: ${q}`);
+        assert.equal(a.body.total, b.body.total, `projects total as ${who}: ${q}`);
+      }
     }
   },
 );

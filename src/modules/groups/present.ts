@@ -1,19 +1,56 @@
-// Rows to API objects. Expansions are loaded for all groups of a response at once (service.loadExpansions)
-// and only the asked-for ones appear.
+// Rows to API objects. Expansions are loaded for all groups of a response at once (one query per
+// expansion) and only the asked-for ones appear.
+import type { Context } from '../../context.ts';
 import type { GroupRow, LabelRow, MemberWithUser, StatusRow } from './repository.ts';
+import * as repo from './repository.ts';
 import type { Area, GroupExpansion, Team } from './schema.ts';
 
-export interface GroupExpansions {
+interface GroupExpansions {
   members?: Map<string, MemberWithUser[]>;
   taskStatuses?: Map<string, StatusRow[]>;
   taskLabels?: Map<string, LabelRow[]>;
 }
 
-export function presentGroup(
-  row: GroupRow,
-  loaded: GroupExpansions,
+function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(key(r));
+    if (list) list.push(r);
+    else out.set(key(r), [r]);
+  }
+  return out;
+}
+
+async function loadExpansions(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  rows: GroupRow[],
   expand: Set<GroupExpansion>,
-): Team | Area {
+): Promise<GroupExpansions> {
+  const ids = rows.map((r) => r.id);
+  const ws = ctx.workspace.id;
+  const [members, taskStatuses, taskLabels] = await Promise.all([
+    expand.has('members') ? repo.membersOf(ctx.db, ws, ids) : undefined,
+    expand.has('taskStatuses') ? repo.statusesOf(ctx.db, ws, ids) : undefined,
+    expand.has('taskLabels') ? repo.labelsOf(ctx.db, ws, ids) : undefined,
+  ]);
+  return {
+    members: members && groupBy(members, (m) => m.group_id),
+    taskStatuses: taskStatuses && groupBy(taskStatuses, (s) => s.group_id),
+    taskLabels: taskLabels && groupBy(taskLabels, (l) => l.group_id),
+  };
+}
+
+/** Teams or areas with the asked-for expansions. */
+export async function presentGroups(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  rows: GroupRow[],
+  expand: Set<GroupExpansion>,
+): Promise<(Team | Area)[]> {
+  const loaded = await loadExpansions(ctx, rows, expand);
+  return rows.map((row) => presentGroup(row, loaded, expand));
+}
+
+function presentGroup(row: GroupRow, loaded: GroupExpansions, expand: Set<GroupExpansion>): Team | Area {
   const out: Team & { description?: string | null } = {
     id: row.id,
     name: row.name,

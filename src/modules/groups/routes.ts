@@ -1,31 +1,24 @@
 // /v1/teams and /v1/areas: the same operations on the two kinds of group, registered once per kind.
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
-import type { Context } from '../../context.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import type { GroupKind } from '../../db/types.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { flag, parseExpand } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
-import { presentGroup } from './present.ts';
-import { GROUP_SEARCH, type GroupRow } from './repository.ts';
+import { presentGroups } from './present.ts';
+import { GROUP_SEARCH } from './repository.ts';
 import {
   Area,
   AreaUpsertBody,
   GROUP_EXPANSIONS,
-  type GroupExpansion,
   GroupGetQuery,
   Team,
   TeamSearchQuery,
   TeamUpsertBody,
 } from './schema.ts';
 import * as service from './service.ts';
-
-async function present(ctx: Context, rows: GroupRow[], expand: Set<GroupExpansion>) {
-  const loaded = await service.loadExpansions(ctx, rows, expand);
-  return rows.map((row) => presentGroup(row, loaded, expand));
-}
 
 export default async function groupRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
@@ -53,7 +46,7 @@ export default async function groupRoutes(app: App): Promise<void> {
         const expand = parseExpand(request.query, GROUP_EXPANSIONS);
         const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
           const { row, created } = await service.upsertGroup(ctx, kind, request.body);
-          return { created, out: (await present(ctx, [row], expand))[0] };
+          return { created, out: (await presentGroups(ctx, [row], expand))[0] };
         });
         return reply.code(created ? 201 : 200).send(out);
       },
@@ -74,7 +67,7 @@ export default async function groupRoutes(app: App): Promise<void> {
         const expand = parseExpand(request.query, GROUP_EXPANSIONS);
         const ctx = readContext(database, auth(request));
         const { row } = await service.loadVisibleGroup(ctx, kind, request.params.id);
-        return (await present(ctx, [row], expand))[0];
+        return (await presentGroups(ctx, [row], expand))[0];
       },
     );
 
@@ -98,7 +91,7 @@ export default async function groupRoutes(app: App): Promise<void> {
               action === 'archive'
                 ? await service.archiveGroup(ctx, kind, request.params.id)
                 : await service.unarchiveGroup(ctx, kind, request.params.id);
-            return (await present(ctx, [row], expand))[0];
+            return (await presentGroups(ctx, [row], expand))[0];
           });
         },
       );
@@ -130,7 +123,7 @@ export default async function groupRoutes(app: App): Promise<void> {
       const paging = openPaging(cursors, ctx, 'teams.search', filter, q, order.arity);
       const { rows, total } = await service.searchTeams(ctx, filter, paging);
       const page = paging.page(rows, order.keyOf);
-      return { ...page, data: await present(ctx, page.data, expand), total };
+      return { ...page, data: await presentGroups(ctx, page.data, expand), total };
     },
   );
 }

@@ -14,10 +14,9 @@ import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
 import { groupRule } from './lookup.ts';
 import { canCreateGroup, canEditGroup } from './policy.ts';
-import type { GroupExpansions } from './present.ts';
 import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
-import type { AreaUpsertBody, GroupExpansion } from './schema.ts';
+import type { AreaUpsertBody } from './schema.ts';
 
 const NOUN: Record<GroupKind, string> = { team: 'Team', area: 'Area' };
 
@@ -307,33 +306,6 @@ export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string)
   await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, ...changes };
-}
-
-function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
-  const out = new Map<string, R[]>();
-  for (const r of rows) {
-    const list = out.get(key(r));
-    if (list) list.push(r);
-    else out.set(key(r), [r]);
-  }
-  return out;
-}
-
-/** The asked-for expansions of many groups, one query per expansion. */
-export async function loadExpansions(
-  ctx: Pick<Context, 'db' | 'workspace'>,
-  rows: GroupRow[],
-  expand: Set<GroupExpansion>,
-): Promise<GroupExpansions> {
-  const ids = rows.map((r) => r.id);
-  const ws = ctx.workspace.id;
-  const out: GroupExpansions = {};
-  if (expand.has('members')) out.members = groupBy(await repo.membersOf(ctx.db, ws, ids), (m) => m.group_id);
-  if (expand.has('taskStatuses'))
-    out.taskStatuses = groupBy(await repo.statusesOf(ctx.db, ws, ids), (s) => s.group_id);
-  if (expand.has('taskLabels'))
-    out.taskLabels = groupBy(await repo.labelsOf(ctx.db, ws, ids), (l) => l.group_id);
-  return out;
 }
 
 export interface TeamSearch {

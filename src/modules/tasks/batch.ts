@@ -1,8 +1,7 @@
 // POST /v1/tasks/batch: up to 100 create-or-update entries in one transaction, each behind its own
 // savepoint, so an entry that fails is rolled back alone and reported, and the others commit together.
 import { randomUUID } from 'node:crypto';
-import type { Auth, Context } from '../../context.ts';
-import { now } from '../../context.ts';
+import { type Auth, type Context, contextOf, now } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -39,7 +38,6 @@ export async function runBatch<T>(
   const at = now();
   const newIds = entries.map(() => randomUUID()).sort();
   const trx = await database.db.startTransaction().execute();
-  const base = { ...auth, dialect: database.dialect, search: database.search };
   try {
     const saved: SavedTask[] = [];
     const failed: BatchFailure[] = [];
@@ -56,7 +54,9 @@ export async function runBatch<T>(
       }
       const point = await trx.savepoint(`entry${i}`).execute();
       try {
-        saved.push(await upsertTask({ ...base, db: point }, entry as TaskUpsertBody, at, newIds[i]));
+        saved.push(
+          await upsertTask(contextOf(database, auth, point), entry as TaskUpsertBody, at, newIds[i]),
+        );
         await point.releaseSavepoint(`entry${i}`).execute();
       } catch (error) {
         await point.rollbackToSavepoint(`entry${i}`).execute();
@@ -78,7 +78,7 @@ export async function runBatch<T>(
         } else throw error;
       }
     }
-    const succeeded = await present({ ...base, db: trx }, saved);
+    const succeeded = await present(contextOf(database, auth, trx), saved);
     await trx.commit().execute();
     return { succeeded, failed };
   } catch (error) {

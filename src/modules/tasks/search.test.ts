@@ -242,14 +242,15 @@ describe('POST /v1/tasks/batch', () => {
     assert.equal(res.body.succeeded[0].dueDate, '2026-11-22T00:00:00.000Z');
     assert.equal(res.body.succeeded[0].team.id, eng.id);
     assert.deepEqual(
-      res.body.failed.map((x: { task: unknown; code: string }) => [x.task, x.code]),
+      res.body.failed.map((x: { task: unknown; code: string; index: number }) => [x.task, x.code, x.index]),
       [
-        [entries[1], 'validation_failed'],
-        [entries[2], 'validation_failed'],
-        [entries[4], 'not_found'],
-        [entries[5], 'validation_failed'],
+        [entries[1], 'validation_failed', 1],
+        [entries[2], 'validation_failed', 2],
+        [entries[4], 'not_found', 4],
+        [entries[5], 'validation_failed', 5],
       ],
     );
+    assert.equal(res.body.failed[1].error, "/statusId not a status of the task's team");
     assert.ok(
       res.body.failed.every((x: { error: string }) => typeof x.error === 'string' && x.error.length > 0),
     );

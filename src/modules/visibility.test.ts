@@ -1,0 +1,118 @@
+// One visibility rule per resource, through every indirect path (docs/api.md "Who sees what"): a
+// related-name filter, an id filter, an expansion or a total never reveals what the caller cannot
+// see. Runs as a member and as a guest, on each database.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type Client, setup } from '../test/helpers.ts';
+
+const f = await setup();
+const member = await f.newUser('member', 'Mona Member');
+const guest = await f.newUser('guest', 'Gus Guest');
+
+async function add(url: string, body: Record<string, unknown>) {
+  const res = await f.owner.post(url, body);
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
+  return res.body;
+}
+
+// PUB: a workspace team the guest belongs to. SEC: a private team of the owner alone.
+const pub = await add('/v1/teams', {
+  name: 'Public Plaza',
+  members: [{ id: guest.id, role: 'member' }],
+});
+const sec = await add('/v1/teams', { name: 'Secretive Falcon', privacy: 'private' });
+const hidden = await add('/v1/projects', { name: 'Hidden Heron', teamId: sec.id });
+const mixed = await add('/v1/projects', { name: 'Mixed Bag', teamIds: [pub.id, sec.id] });
+const open = await add('/v1/projects', { name: 'Open Orchard', teamId: pub.id });
+// Tasks the member and guest see (team PUB), one of them in the hidden project.
+const inHidden = await add('/v1/tasks', { name: 'Heron feeding', teamId: pub.id, projectId: hidden.id });
+await add('/v1/tasks', { name: 'Bag packing', teamId: pub.id, projectId: mixed.id });
+await add('/v1/tasks', { name: 'Orchard picking', teamId: pub.id, projectId: open.id });
+await add('/v1/tasks', { name: 'Plaza sweeping', teamId: pub.id });
+// Tasks they do not see: in SEC, and a private one of the owner's in PUB.
+await add('/v1/tasks', { name: 'Falcon training', teamId: sec.id, projectId: mixed.id });
+await add('/v1/tasks', { name: 'Heron secret', teamId: sec.id, projectId: hidden.id });
+await add('/v1/tasks', { name: 'Plaza private', teamId: pub.id, visibility: 'private' });
+
+async function walk(api: Client, url: string): Promise<{ names: string[]; total: number }> {
+  const names: string[] = [];
+  let cursor: string | null = null;
+  let total = -1;
+  do {
+    const res = await api.get(`${url}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body)}`);
+    total = res.body.total;
+    names.push(...res.body.data.map((x: { name: string }) => x.name));
+    cursor = res.body.nextCursor;
+  } while (cursor);
+  return { names: names.sort(), total };
+}
+
+for (const [who, caller] of [
+  ['member', member],
+  ['guest', guest],
+] as const) {
+  describe(`as a ${who}`, () => {
+    test('a hidden project name finds nothing, and tasks in it show no project', async () => {
+      const found = await walk(caller.api, '/v1/tasks/search?expand=none&projectName=heron');
+      assert.deepEqual(found, { names: [], total: 0 });
+      const task = await caller.api.get(`/v1/tasks/${inHidden.id}?expand=project`);
+      assert.equal(task.status, 200);
+      assert.equal(task.body.project, null);
+      // The visible project name still works.
+      const orchard = await walk(caller.api, '/v1/tasks/search?expand=none&projectName=orchard');
+      assert.deepEqual(orchard, { names: ['Orchard picking'], total: 1 });
+    });
+
+    test("a hidden team's name or id does not find projects it shares with a visible team", async () => {
+      const byName = await walk(caller.api, '/v1/projects/search?expand=none&teamName=secretive');
+      assert.deepEqual(byName, { names: [], total: 0 });
+      const byId = await caller.api.get(`/v1/projects/list?expand=none&includeTotal=true&teamId=${sec.id}`);
+      assert.equal(byId.status, 200);
+      assert.deepEqual([byId.body.data, byId.body.total], [[], 0]);
+      const tasks = await walk(caller.api, '/v1/tasks/search?expand=none&teamName=secretive');
+      assert.deepEqual(tasks, { names: [], total: 0 });
+      const plaza = await walk(caller.api, '/v1/projects/search?expand=none&teamName=plaza');
+      assert.deepEqual(plaza, { names: ['Mixed Bag', 'Open Orchard'], total: 2 });
+    });
+
+    test('a shared project shows only the teams the caller sees', async () => {
+      const res = await caller.api.get(`/v1/projects/${mixed.id}?expand=teams`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.teamIds, [pub.id]);
+      assert.deepEqual(
+        res.body.teams.map((t: { id: string }) => t.id),
+        [pub.id],
+      );
+      assert.equal((await caller.api.get(`/v1/projects/${hidden.id}`)).status, 404);
+    });
+
+    test('totals equal what a full walk returns, for every filter', async () => {
+      const cases: [string, string[]][] = [
+        [
+          '/v1/tasks/search?expand=none',
+          ['Bag packing', 'Heron feeding', 'Orchard picking', 'Plaza sweeping'],
+        ],
+        [`/v1/tasks/search?expand=none&projectId=${mixed.id}`, ['Bag packing']],
+        [`/v1/tasks/search?expand=none&projectId=${hidden.id}`, ['Heron feeding']],
+        [`/v1/tasks/search?expand=none&teamId=${sec.id}`, []],
+        ['/v1/tasks/search?expand=none&name=heron', ['Heron feeding']],
+        [
+          '/v1/tasks/search?expand=none&name=plaza&projectName=bag&matchMode=any',
+          ['Bag packing', 'Plaza sweeping'],
+        ],
+        ['/v1/projects/search?expand=none', ['Mixed Bag', 'Open Orchard']],
+        ['/v1/projects/search?expand=none&name=heron', []],
+        ['/v1/teams/search?expand=none', ['Public Plaza']],
+      ];
+      for (const [url, names] of cases) {
+        const found = await walk(caller.api, url);
+        assert.deepEqual(found.names, names, url);
+        assert.equal(found.total, names.length, `total of ${url}`);
+      }
+      const list = await caller.api.get('/v1/projects/list?expand=none&includeTotal=true');
+      assert.equal(list.body.total, list.body.data.length);
+      assert.equal(list.body.total, 2);
+    });
+  });
+}
