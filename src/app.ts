@@ -11,8 +11,9 @@ import type { Auth } from './context.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
 import { registerAuth } from './http/auth.ts';
+import { API_DESCRIPTION, documentRoute, registerConventions } from './http/conventions.ts';
 import { type Cursors, createCursors } from './http/cursor.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
@@ -70,6 +71,13 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own errors (a malformed percent-encoding in the path) are problem+json too.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(
+        reply,
+        request,
+        new AppError('validation_failed', `The URL is malformed: ${error.message}`),
+      ),
     // Fastify types this factory as its own Ajv pool; ours has the same call shape (validation.ts).
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -82,38 +90,40 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     reply.header('x-request-id', request.id);
   });
 
-  // JSON bodies, where an empty body (as some clients send with POST /restore) means "no body".
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT },
-    (_req, body, done) => {
-      const text = String(body);
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch (error) {
-        done(
-          new AppError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`),
-          undefined,
-        );
-      }
-    },
-  );
+  // JSON bodies only (application/json or any …+json): every other media type, text/plain included,
+  // is 415. An empty body (as some clients send with POST /restore) means "no body".
+  app.removeAllContentTypeParsers();
+  const parseJson = (
+    _req: unknown,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new AppError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`),
+        undefined,
+      );
+    }
+  };
+  for (const type of ['application/json', /^application\/[\w.-]+\+json$/]) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  }
+  registerConventions(app);
 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Cairn API',
-        version: '1.0.0',
-        description: 'Work management for a workspace: tasks, projects, documents, posts, teams and areas.',
-      },
+      info: { title: 'Cairn API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: documentRoute,
   });
 
   registerAuth(app, database);

@@ -2,9 +2,12 @@
 // errors for people, and exits non-zero on failure.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { contextOf } from './context.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
+import { isUuid } from './http/ids.ts';
+import { issueTokenForEmail } from './modules/api-tokens/service.ts';
 import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
 import { seed } from './seed/seed.ts';
 
@@ -14,6 +17,9 @@ commands:
   migrate                                   apply pending database migrations
   workspace create --name N --owner-name N --owner-email E
                                             create a workspace; prints {workspace, user, token}
+  token create --user EMAIL [--name N] [--workspace ID]
+                                            a new API token for an existing user of the workspace
+                                            (default: the first); prints {token, id}
   seed --tasks N [--workspace ID] [--seed S]
                                             fill a workspace (default: the first) with demo data
 
@@ -79,6 +85,34 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  if (command === 'token' && sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { user: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' } },
+      strict: true,
+    });
+    const email = values.user?.trim();
+    if (!email) fail('token create needs --user EMAIL', 2);
+    const name = values.name?.trim() || 'CLI token';
+    if (name.length > 512) fail('--name is at most 512 characters', 2);
+    if (values.workspace !== undefined && !isUuid(values.workspace))
+      fail(`no workspace ${values.workspace}`, 2);
+    const database = openDatabase(config.databaseUrl);
+    try {
+      await migrateToLatest(database);
+      const owner = await workspaceOwner(database, values.workspace);
+      if (!owner) fail(values.workspace ? `no workspace ${values.workspace}` : 'no workspace yet', 2);
+      const issued = await database.db
+        .transaction()
+        .execute((trx) => issueTokenForEmail(contextOf(database, owner, trx), email, name));
+      if (!issued) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
+      process.stdout.write(`${JSON.stringify({ token: issued.token, id: issued.row.id })}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+
   if (command === 'seed') {
     const { values } = parseArgs({
       args: argv.slice(1),
@@ -89,6 +123,8 @@ async function main(argv: string[]): Promise<void> {
     if (!values.tasks || !Number.isInteger(tasks) || tasks < 0 || tasks > 10_000_000) {
       fail('seed needs --tasks N, a whole number up to 10,000,000', 2);
     }
+    if (values.workspace !== undefined && !isUuid(values.workspace))
+      fail(`no workspace ${values.workspace}`, 2);
     const seedValue = values.seed === undefined ? undefined : Number(values.seed);
     if (seedValue !== undefined && !Number.isInteger(seedValue)) fail('--seed must be a whole number', 2);
     const database = openDatabase(config.databaseUrl);

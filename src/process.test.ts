@@ -123,6 +123,16 @@ test('first start prints a bootstrap token that works; SIGTERM stops cleanly', a
 
     assert.ok(!server.output().includes(created.token), 'tokens never reach the logs');
 
+    // An operator who lost a token makes another for an existing user; it works at once.
+    const minted = cli(['token', 'create', '--user', 'SAM@two.test', '--workspace', created.workspace.id]);
+    assert.equal(minted.status, 0, minted.stderr);
+    const issued = JSON.parse(minted.stdout);
+    assert.deepEqual(Object.keys(issued).sort(), ['id', 'token']);
+    const meAgain = await fetch(`${server.url}/v1/me`, {
+      headers: { authorization: `Bearer ${issued.token}` },
+    });
+    assert.equal((await meAgain.json()).email, 'sam@two.test');
+
     // `cairn seed` fills that workspace; the API then sees every seeded task, searchable.
     const seeded = cli(['seed', '--tasks', '600', '--workspace', created.workspace.id]);
     assert.equal(seeded.status, 0, seeded.stderr);
@@ -161,6 +171,12 @@ test('first start prints a bootstrap token that works; SIGTERM stops cleanly', a
 });
 
 test('the CLI refuses bad arguments with one line and exit code 2', () => {
+  const nobody = cli(['token', 'create', '--user', 'nobody@nowhere.test']);
+  assert.equal(nobody.status, 2);
+  assert.match(nobody.stderr, /^cairn: no user with email nobody@nowhere.test/);
+  const noUser = cli(['token', 'create']);
+  assert.equal(noUser.status, 2);
+  assert.match(noUser.stderr, /^cairn: token create needs --user EMAIL\n$/);
   const missing = cli(['workspace', 'create', '--name', 'X']);
   assert.equal(missing.status, 2);
   assert.equal(missing.stderr.trim().split('\n').length, 1);

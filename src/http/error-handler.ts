@@ -7,11 +7,12 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { AppError, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 import { type AjvError, fieldErrors } from './validation.ts';
 
-function validationErrors(error: FastifyError): FieldError[] {
+function validationErrors(error: FastifyError, request: FastifyRequest): FieldError[] {
   const context = (error.validationContext ?? 'body') as string;
   return fieldErrors(
     (error.validation ?? []) as AjvError[],
     `/${context === 'querystring' ? 'query' : context}`,
+    context === 'body' ? request.body : undefined,
   );
 }
 
@@ -23,14 +24,14 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
 };
 
-function toAppError(error: FastifyError): AppError | null {
+function toAppError(error: FastifyError, request: FastifyRequest): AppError | null {
   if (error instanceof AppError) return error.at('/body');
   // Services check uniqueness first; this is the race two concurrent requests can still run into.
   if (isUniqueViolation(error)) {
     return new AppError('conflict', 'Another request changed the same thing at the same time; retry');
   }
   if (error.validation) {
-    const errors = validationErrors(error);
+    const errors = validationErrors(error, request);
     const first = errors[0];
     return new AppError(
       'validation_failed',
@@ -39,6 +40,13 @@ function toAppError(error: FastifyError): AppError | null {
     );
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (mapped === 'unsupported_media_type') {
+    const given = request.headers['content-type'];
+    return new AppError(
+      mapped,
+      `Send the body as JSON with Content-Type: application/json (${given ? `got ${given}` : 'none was sent'})`,
+    );
+  }
   if (mapped) return new AppError(mapped, error.message);
   if (error.statusCode === 429) return new AppError('rate_limited', error.message);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -75,7 +83,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request);
     if (appError) return sendProblem(reply, request, appError);
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, request, new AppError('internal', 'Something went wrong on our side'));
@@ -88,12 +96,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     );
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
+      // A GET on a POST-only collection (/v1/tasks) most likely wanted to read it: say where.
+      const reader = ['search', 'list']
+        .map((leaf) => `${path.replace(/\/$/, '')}/${leaf}`)
+        .find((p) => {
+          const route = request.method === 'GET' ? known.find('GET', p) : null;
+          return route !== null && Object.keys(route.params).length === 0;
+        });
+      const hint = reader ? `. To list or find these, use GET ${reader}` : '';
       return sendProblem(
         reply,
         request,
         new AppError(
           'method_not_allowed',
-          `${request.method} is not allowed here; use ${allowed.join(', ')}`,
+          `${request.method} is not allowed here; use ${allowed.join(', ')}${hint}`,
         ),
       );
     }

@@ -1,6 +1,27 @@
 // Parsing of the query conventions every list and read shares (decisions §4, §5): string flags and
 // `expand`. Schemas check the shape; these turn checked strings into meaning.
 import { invalidRequest } from './errors.ts';
+import { FLAG_NAMES } from './schemas.ts';
+
+/**
+ * Query normalization before validation (a preValidation hook): `expand` in all its accepted forms
+ * (`expand=a,b`, repeated, `expand[]=a`) becomes one array of names, so its schema can be an array of
+ * enum values; flags are lowercased, as decisions §4 reads them in any case.
+ */
+export function normalizeQuery(query: Record<string, unknown>): void {
+  if ('expand' in query || 'expand[]' in query) {
+    const given = [query.expand, query['expand[]']].flat().filter((v): v is string => typeof v === 'string');
+    delete query['expand[]'];
+    query.expand = given
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+  }
+  for (const name of FLAG_NAMES) {
+    const value = query[name];
+    if (typeof value === 'string') query[name] = value.toLowerCase();
+  }
+}
 
 /** A string flag already checked by the Flag schema: absent is false, bare (`?flag`) is true. */
 export function flag(value: string | undefined): boolean {
@@ -10,15 +31,11 @@ export function flag(value: string | undefined): boolean {
 
 export interface ExpandInput {
   expand?: string[];
-  'expand[]'?: string[];
 }
 
 /** The expansions asked for: all of `allowed` by default or for `all`, none for `none`. */
 export function parseExpand<T extends string>(query: ExpandInput, allowed: readonly T[]): Set<T> {
-  const names = [...(query.expand ?? []), ...(query['expand[]'] ?? [])]
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+  const names = query.expand ?? [];
   if (names.length === 0 || names.includes('all')) {
     if (names.includes('none')) throw invalidRequest('/query/expand', 'all and none cannot be combined');
     return new Set(allowed);

@@ -1,6 +1,6 @@
 // TypeBox pieces every module shares: the problem+json shape, ids, timestamps, the paginated envelope,
 // and the error responses a route declares next to its success response.
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
 export const Uuid = Type.String({ format: 'uuid' });
@@ -33,11 +33,20 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-const problemRef = Type.Ref('Problem');
+/** One error response: problem+json (decisions §6), whatever the status. */
+export function problemResponse(status: number): TSchema {
+  const codes = Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s === status)
+    .map(([c]) => c);
+  return {
+    description: `Problem details; code ${codes.join(' or ')}`,
+    content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+  } as unknown as TSchema;
+}
 
 /**
- * The error responses a route can give, keyed by status: always 400, 401 and 500 (and 404 for routes
- * with a path id), plus what the route names.
+ * The error responses a route can give, keyed by status: always 400, 401, 429 and 500, plus what the
+ * route names. (405, and 413 and 415 for routes with a body, are added to every /v1 route in app.ts.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
@@ -48,7 +57,7 @@ export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
     'internal',
     ...codes,
   ] as const) {
-    out[ERROR_STATUS[code]] = problemRef;
+    out[ERROR_STATUS[code]] = problemResponse(ERROR_STATUS[code]);
   }
   return out;
 }
@@ -71,11 +80,42 @@ export function List<T extends TSchema>(item: T) {
 /** 204: no body (Fastify sends none whatever the handler passes). */
 export const Empty = Type.Unsafe<void>({ type: 'null', description: 'No content' });
 
-const FLAG_PATTERN = '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)?$';
+/** A string with a fixed set of values: `{type: string, enum}` in the document, a union of literals in code. */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const VISIBILITIES = ['workspace', 'private'] as const;
+export const Visibility = StringEnum(VISIBILITIES);
+export const PRIVACIES = ['workspace', 'private'] as const;
+export const Privacy = StringEnum(PRIVACIES);
+export const STAGES = ['backlog', 'unstarted', 'started', 'completed', 'canceled'] as const;
+export const Stage = StringEnum(STAGES);
+export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
+export const WorkspaceRole = StringEnum(WORKSPACE_ROLES);
+export const MEMBER_ROLES = ['owner', 'member'] as const;
+export const MemberRole = StringEnum(MEMBER_ROLES);
+export const MatchModeQuery = Type.Optional(
+  StringEnum(['all', 'any'] as const, {
+    description: 'all (default): every text field matches; any: at least one',
+  }),
+);
+
+/**
+ * The query flags (decisions §4). Their values are read in any case (`TRUE`, `False`): the
+ * preValidation hook (query.ts normalizeQuery) lowercases them before the schema's enum is checked.
+ */
+export const FLAG_NAMES = ['includeDeleted', 'includeArchived', 'includeTotal', 'includeMarkdown'] as const;
+const FLAG_VALUES = ['true', 'false', '1', '0', ''] as const;
 
 /** A string flag: true/false/1/0 in any case; present but empty (`?includeDeleted`) is true. */
 export function Flag(description: string) {
-  return Type.Optional(Type.String({ pattern: FLAG_PATTERN, description }));
+  return Type.Optional(
+    StringEnum(FLAG_VALUES, { description: `${description}. true, false, 1 or 0 (any case); bare is true` }),
+  );
 }
 
 export const DEFAULT_LIMIT = 50;
@@ -89,12 +129,21 @@ export const OffsetQuery = Type.Optional(
   Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Items to skip (not with cursor)' }),
 );
 
-/** `expand`, in all its forms: `expand=a,b`, `expand=a&expand=b`, `expand[]=a`. */
+/**
+ * `expand`, in all its forms: `expand=a,b`, `expand=a&expand=b`, `expand[]=a`. The preValidation
+ * hook (query.ts normalizeQuery) splits and merges them into one `expand` array before validation.
+ */
 export function ExpandQuery(allowed: readonly string[]) {
-  const description = `all (default), none, or a comma-separated list of: ${allowed.join(', ')}`;
+  const description = `all (default), none, or field names (comma-separated or repeated): ${allowed.join(', ')}`;
   return {
-    expand: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description })),
-    'expand[]': Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description })),
+    expand: Type.Optional(
+      Type.Array(StringEnum(['all', 'none', ...allowed]), {
+        maxItems: 20,
+        description,
+        style: 'form',
+        explode: false,
+      }),
+    ),
   };
 }
 
@@ -102,3 +151,36 @@ export function ExpandQuery(allowed: readonly string[]) {
 export function PresentationQuery(allowed: readonly string[]) {
   return { ...ExpandQuery(allowed), includeMarkdown: Flag('Add description.markdown') };
 }
+
+/**
+ * A create-or-update body (decisions §4). Without `id` it creates, and the fields named in `required`
+ * must be there; with `id` it updates, and every field is optional. In the document it is
+ * `anyOf: [create, update]`, so a generated client knows what a create needs; a failed validation
+ * reports the errors of the branch the body aimed at (validation.ts). Services see one flat type.
+ */
+export function UpsertBody<P extends TProperties>(
+  fields: P,
+  required: readonly (keyof P & string)[],
+  options: { id: TSchema; examples: unknown[] },
+) {
+  const entries = Object.entries(fields);
+  const create = Type.Object(
+    Object.fromEntries(entries.map(([k, v]) => [k, required.includes(k) ? v : Type.Optional(v)])),
+    { additionalProperties: false, title: 'create' },
+  );
+  const update = Type.Object(
+    { id: options.id, ...Object.fromEntries(entries.map(([k, v]) => [k, Type.Optional(v)])) },
+    { additionalProperties: false, title: 'update' },
+  );
+  return Type.Unsafe<{ id?: string } & { [K in keyof P]?: Static<P[K]> }>({
+    anyOf: [create, update],
+    examples: options.examples,
+  });
+}
+
+/** The `id` of a create-or-update body: a UUID, or a publicId where the resource has one. */
+export const UpsertId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'UUID or publicId: update it',
+});

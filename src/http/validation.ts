@@ -45,26 +45,63 @@ export function buildValidator(
 
 export interface AjvError {
   instancePath: string;
+  schemaPath?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
 }
 
-/** Ajv's errors as {path, message}, paths led by `prefix` (`/body`, `/query`, `/body/tasks/3`). */
-export function fieldErrors(errors: AjvError[], prefix: string): FieldError[] {
-  return errors.map((e) => {
-    const path = `${prefix}${e.instancePath}`;
-    if (e.keyword === 'required')
-      return { path: `${path}/${String(e.params.missingProperty)}`, message: e.message ?? 'is required' };
-    if (e.keyword === 'additionalProperties') {
-      return { path: `${path}/${String(e.params.additionalProperty)}`, message: 'is not a known field' };
-    }
-    return { path, message: e.message ?? 'is invalid' };
+/**
+ * A create-or-update body is `anyOf: [create, update]` (schemas.ts UpsertBody): keep only the errors of
+ * the branch the body aimed at (update when it has an id), so the client reads "name is required"
+ * rather than both branches' complaints.
+ */
+function ofAimedBranch(errors: AjvError[], data: unknown): AjvError[] {
+  if (!errors.some((e) => e.keyword === 'anyOf' && e.instancePath === '')) return errors;
+  const aimed = typeof data === 'object' && data !== null && 'id' in data ? 1 : 0;
+  const branch = errors.filter((e) => e.schemaPath?.startsWith(`#/anyOf/${aimed}/`));
+  return branch.length > 0 ? branch : errors;
+}
+
+function describe(e: AjvError): string {
+  if (e.keyword === 'enum') {
+    const values = (e.params.allowedValues as unknown[]).filter((v) => v !== '');
+    return `must be one of: ${values.join(', ')}`;
+  }
+  return e.message ?? 'is invalid';
+}
+
+/**
+ * Ajv's errors as {path, message}, paths led by `prefix` (`/body`, `/query`, `/body/tasks/3`). `data`
+ * is the validated value (to tell which branch of a create-or-update body was meant).
+ */
+export function fieldErrors(errors: AjvError[], prefix: string, data?: unknown): FieldError[] {
+  const seen = new Set<string>();
+  return ofAimedBranch(errors, data).flatMap((e) => {
+    // A query array item (expand=a,b) is reported at the parameter: /query/expand, not /query/expand/1.
+    const instance = prefix === '/query' ? e.instancePath.replace(/\/\d+$/, '') : e.instancePath;
+    const path = `${prefix}${instance}`;
+    const out = fieldError(e, path);
+    const key = `${out.path} ${out.message}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [out];
   });
+}
+
+function fieldError(e: AjvError, path: string): FieldError {
+  if (e.keyword === 'required')
+    return { path: `${path}/${String(e.params.missingProperty)}`, message: 'is required' };
+  if (e.keyword === 'additionalProperties') {
+    const known = path.startsWith('/query') ? 'is not a known query parameter' : 'is not a known field';
+    return { path: `${path}/${String(e.params.additionalProperty)}`, message: known };
+  }
+  return { path, message: describe(e) };
 }
 
 /** A strict (body) validator for one schema: the field errors of a value, or none. */
 export function bodyValidator(schema: object, prefix: string): (value: unknown) => FieldError[] {
   const validate = make({ coerceTypes: false }).compile(schema);
-  return (value) => (validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix));
+  return (value) =>
+    validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix, value);
 }

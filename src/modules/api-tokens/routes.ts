@@ -15,6 +15,7 @@ export default async function apiTokenRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'createApiToken',
         summary: 'Create an API token (returned once)',
         body: ApiTokenCreateBody,
         response: { 201: ApiTokenCreated, ...errors('forbidden') },
@@ -35,6 +36,7 @@ export default async function apiTokenRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'deleteApiToken',
         summary: 'Revoke an API token',
         params: IdParams,
         response: { 204: Empty, ...errors('not_found') },

@@ -45,6 +45,19 @@ export async function insertToken(
   return { row, token };
 }
 
+/**
+ * `cairn token create`: a new token for the workspace's user with this email, or null when there is
+ * none. The operator's way back in when the bootstrap token is lost, so no permission check.
+ */
+export async function issueTokenForEmail(
+  ctx: Context,
+  email: string,
+  name: string,
+): Promise<IssuedToken | null> {
+  const user = await users.findUserByEmail(ctx, email);
+  return user ? insertToken(ctx.db, ctx.workspace.id, user.id, name) : null;
+}
+
 export async function issueToken(
   ctx: Context,
   input: { name: string; userId?: string },

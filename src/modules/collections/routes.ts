@@ -18,6 +18,7 @@ export default async function collectionRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'listCollections',
         summary: "The workspace's collections, oldest first",
         querystring: CollectionListQuery,
         response: { 200: Page(Collection), ...errors('invalid_cursor') },
@@ -37,6 +38,7 @@ export default async function collectionRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'upsertCollection',
         summary: 'Create a collection, or rename one when id is given',
         body: CollectionUpsertBody,
         response: { 200: Collection, 201: Collection, ...errors('not_found', 'forbidden') },

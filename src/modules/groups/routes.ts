@@ -29,6 +29,7 @@ export default async function groupRoutes(app: App): Promise<void> {
     const path = `/v1/${kind}s`;
     const shape = kind === 'team' ? 'Team' : 'Area';
     const tags = [`${kind}s`];
+    const Kind = kind === 'team' ? 'Team' : 'Area';
     const one = { 200: Type.Ref(shape), ...errors('not_found', 'forbidden') };
 
     app.post(
@@ -36,6 +37,7 @@ export default async function groupRoutes(app: App): Promise<void> {
       {
         schema: {
           tags,
+          operationId: `upsert${Kind}`,
           summary: `Create a ${kind}, or update one when id is given`,
           querystring: GroupGetQuery,
           body: kind === 'team' ? TeamUpsertBody : AreaUpsertBody,
@@ -57,6 +59,7 @@ export default async function groupRoutes(app: App): Promise<void> {
       {
         schema: {
           tags,
+          operationId: `get${Kind}`,
           summary: `A ${kind} by UUID or publicId`,
           params: IdParams,
           querystring: GroupGetQuery,
@@ -77,6 +80,7 @@ export default async function groupRoutes(app: App): Promise<void> {
         {
           schema: {
             tags,
+            operationId: `${action}${Kind}`,
             summary: action === 'archive' ? `Archive a ${kind}` : `Unarchive a ${kind}`,
             params: IdParams,
             querystring: GroupGetQuery,
@@ -103,6 +107,7 @@ export default async function groupRoutes(app: App): Promise<void> {
     {
       schema: {
         tags: ['teams'],
+        operationId: 'searchTeams',
         summary: 'Search teams by name',
         description:
           'Every word of name must be a prefix of a word of the team name (case, accents and Unicode forms folded). Newest change first.',

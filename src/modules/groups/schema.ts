@@ -6,25 +6,21 @@ import {
   Flag,
   Icon,
   LimitQuery,
+  MatchModeQuery,
+  MemberRole,
   Name,
   Nullable,
   NullableTimestamp,
+  Privacy,
+  Stage,
   Timestamp,
+  UpsertBody,
+  UpsertId,
   Uuid,
 } from '../../http/schemas.ts';
 
 export const GROUP_EXPANSIONS = ['members', 'taskStatuses', 'taskLabels'] as const;
 export type GroupExpansion = (typeof GROUP_EXPANSIONS)[number];
-
-export const Stage = Type.Union([
-  Type.Literal('backlog'),
-  Type.Literal('unstarted'),
-  Type.Literal('started'),
-  Type.Literal('completed'),
-  Type.Literal('canceled'),
-]);
-const MemberRole = Type.Union([Type.Literal('owner'), Type.Literal('member')]);
-const Privacy = Type.Union([Type.Literal('workspace'), Type.Literal('private')]);
 
 export const PublicIdInput = Type.String({ pattern: '^[A-Za-z0-9]{1,10}$', description: '1-10 of A-Z0-9' });
 
@@ -42,37 +38,49 @@ const TaskLabelInput = Type.Object(
 );
 
 const groupFields = {
-  id: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: 'UUID or publicId: update it' }),
-  ),
-  name: Type.Optional(Name),
-  publicId: Type.Optional(PublicIdInput),
-  icon: Type.Optional(Nullable(Icon)),
-  color: Type.Optional(Nullable(Color)),
-  privacy: Type.Optional(Privacy),
-  members: Type.Optional(
-    Type.Array(MemberInput, { maxItems: 1000, description: 'Replaces the member list' }),
-  ),
-  taskStatuses: Type.Optional(
-    Type.Array(TaskStatusInput, { minItems: 1, maxItems: 50, description: 'Replaces the statuses' }),
-  ),
-  taskLabels: Type.Optional(
-    Type.Array(TaskLabelInput, { maxItems: 250, description: 'Replaces the labels' }),
-  ),
+  name: Name,
+  publicId: PublicIdInput,
+  icon: Nullable(Icon),
+  color: Nullable(Color),
+  privacy: Privacy,
+  members: Type.Array(MemberInput, { maxItems: 1000, description: 'Replaces the member list' }),
+  taskStatuses: Type.Array(TaskStatusInput, {
+    minItems: 1,
+    maxItems: 50,
+    description: 'Replaces the statuses',
+  }),
+  taskLabels: Type.Array(TaskLabelInput, { maxItems: 250, description: 'Replaces the labels' }),
 };
 
-export const TeamUpsertBody = Type.Object(groupFields, { additionalProperties: false });
+export const TeamUpsertBody = UpsertBody(groupFields, ['name'], {
+  id: UpsertId,
+  examples: [
+    { name: 'Engineering', publicId: 'ENG', privacy: 'workspace' },
+    {
+      id: 'ENG',
+      privacy: 'private',
+      members: [{ id: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', role: 'owner' }],
+    },
+  ],
+});
 export type TeamUpsertBody = Static<typeof TeamUpsertBody>;
 
-export const AreaUpsertBody = Type.Object(
-  { ...groupFields, description: Type.Optional(Nullable(Type.String({ maxLength: 200_000 }))) },
-  { additionalProperties: false },
+export const AreaUpsertBody = UpsertBody(
+  { ...groupFields, description: Nullable(Type.String({ maxLength: 200_000 })) },
+  ['name'],
+  {
+    id: UpsertId,
+    examples: [
+      { name: 'Finance', publicId: 'FIN', description: 'Money in and out' },
+      { id: 'FIN', description: null },
+    ],
+  },
 );
 export type AreaUpsertBody = Static<typeof AreaUpsertBody>;
 
 export const Member = Type.Object({
   id: Uuid,
-  role: Type.String(),
+  role: MemberRole,
   username: Type.String(),
   email: Type.String(),
   lastAccessedAt: NullableTimestamp,
@@ -81,7 +89,7 @@ export const Member = Type.Object({
 export const TaskStatus = Type.Object({
   id: Uuid,
   name: Type.String(),
-  stage: Type.String(),
+  stage: Stage,
   color: Type.String(),
 });
 export const TaskLabel = Type.Object({ id: Uuid, color: Type.String(), name: Type.String() });
@@ -92,7 +100,7 @@ const groupResponse = {
   publicId: Type.String(),
   icon: Nullable(Type.String()),
   color: Nullable(Type.String()),
-  privacy: Type.String(),
+  privacy: Privacy,
   archivedAt: NullableTimestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -111,7 +119,7 @@ export type GroupGetQuery = Static<typeof GroupGetQuery>;
 
 export const TeamSearchQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 512 })),
-  matchMode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('any')])),
+  matchMode: MatchModeQuery,
   includeArchived: Flag('Include archived teams'),
   ...ExpandQuery(GROUP_EXPANSIONS),
   cursor: CursorQuery,

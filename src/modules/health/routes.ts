@@ -9,7 +9,13 @@ export default async function healthRoutes(app: App): Promise<void> {
   app.get(
     '/healthz',
     {
-      schema: { tags: ['operation'], summary: 'The process is up', security: [], response: { 200: Status } },
+      schema: {
+        tags: ['operation'],
+        operationId: 'getHealth',
+        summary: 'The process is up',
+        security: [],
+        response: { 200: Status },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -19,6 +25,7 @@ export default async function healthRoutes(app: App): Promise<void> {
     {
       schema: {
         tags: ['operation'],
+        operationId: 'getReadiness',
         summary: 'The database answers',
         security: [],
         response: { 200: Status, 503: Status },

@@ -16,6 +16,7 @@ export default async function projectStatusRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'listProjectStatuses',
         summary: "The workspace's project statuses, in order",
         response: { 200: List(ProjectStatus), ...errors() },
       },
@@ -31,6 +32,7 @@ export default async function projectStatusRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'upsertProjectStatus',
         summary: 'Create a project status, or update one when id is given (owners and admins)',
         body: ProjectStatusUpsertBody,
         response: { 200: ProjectStatus, 201: ProjectStatus, ...errors('not_found', 'forbidden') },

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Color, Icon, Name, Timestamp, Uuid } from '../../http/schemas.ts';
+import { Color, Icon, Name, Timestamp, UpsertBody, Uuid } from '../../http/schemas.ts';
 
 export const ProjectStatus = Type.Object({
   id: Uuid,
@@ -12,14 +12,15 @@ export const ProjectStatus = Type.Object({
 });
 export type ProjectStatus = Static<typeof ProjectStatus>;
 
-export const ProjectStatusUpsertBody = Type.Object(
+export const ProjectStatusUpsertBody = UpsertBody(
+  { name: Name, color: Color, icon: Icon, position: Type.Integer({ minimum: 0, maximum: 10_000 }) },
+  ['name'],
   {
-    id: Type.Optional(Uuid),
-    name: Type.Optional(Name),
-    color: Type.Optional(Color),
-    icon: Type.Optional(Icon),
-    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    id: Uuid,
+    examples: [
+      { name: 'At risk', color: '#eb5757', icon: 'warning' },
+      { id: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', position: 0 },
+    ],
   },
-  { additionalProperties: false },
 );
 export type ProjectStatusUpsertBody = Static<typeof ProjectStatusUpsertBody>;

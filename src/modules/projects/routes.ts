@@ -36,6 +36,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'upsertProject',
         summary: 'Create a project, or update one when id is given',
         querystring: ProjectReadQuery,
         body: ProjectUpsertBody,
@@ -57,6 +58,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getProject',
         summary: 'A project by UUID or publicId',
         params: IdParams,
         querystring: ProjectReadQuery,
@@ -83,6 +85,7 @@ export default async function projectRoutes(app: App): Promise<void> {
       {
         schema: {
           tags,
+          operationId: `${action}Project`,
           summary,
           params: IdParams,
           querystring: ProjectReadQuery,
@@ -103,6 +106,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'postProjectStatusUpdate',
         summary: 'Set the project status and post a status update',
         params: IdParams,
         querystring: ProjectReadQuery,
@@ -123,6 +127,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'listProjects',
         summary: 'Projects, newest first',
         querystring: ProjectListQuery,
         response: { 200: Page(ProjectRef), ...errors('invalid_cursor') },
@@ -153,6 +158,7 @@ export default async function projectRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'searchProjects',
         summary: 'Search projects by name, description, owner name and team name',
         querystring: ProjectSearchQuery,
         response: { 200: Page(ProjectRef), ...errors('invalid_cursor') },

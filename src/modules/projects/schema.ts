@@ -6,42 +6,56 @@ import {
   Flag,
   Icon,
   LimitQuery,
+  MatchModeQuery,
   Name,
   Nullable,
   NullableTimestamp,
   OffsetQuery,
   PresentationQuery,
   Timestamp,
+  UpsertBody,
+  UpsertId,
   Uuid,
 } from '../../http/schemas.ts';
 
 export const PROJECT_EXPANSIONS = ['owner', 'status', 'teams', 'collection'] as const;
 export type ProjectExpansion = (typeof PROJECT_EXPANSIONS)[number];
 
-export const ProjectUpsertBody = Type.Object(
+export const ProjectUpsertBody = UpsertBody(
   {
-    id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'UUID or publicId: update it' }),
-    ),
-    name: Type.Optional(Name),
-    teamId: Type.Optional(Uuid),
-    teamIds: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 50 })),
-    ownerId: Type.Optional(Nullable(Uuid)),
-    statusId: Type.Optional(Uuid),
-    collectionId: Type.Optional(Nullable(Uuid)),
-    icon: Type.Optional(Nullable(Icon)),
-    color: Type.Optional(Nullable(Color)),
-    startDate: Type.Optional(Nullable(DateInput)),
-    dueDate: Type.Optional(Nullable(DateInput)),
-    description: Type.Optional(Nullable(DescriptionInput)),
+    name: Name,
+    teamId: Type.Unsafe<string>({
+      type: 'string',
+      format: 'uuid',
+      description: 'Required on create unless teamIds is given',
+    }),
+    teamIds: Type.Array(Uuid, { minItems: 1, maxItems: 50, description: 'Every team of the project' }),
+    ownerId: Nullable(Uuid),
+    statusId: Uuid,
+    collectionId: Nullable(Uuid),
+    icon: Nullable(Icon),
+    color: Nullable(Color),
+    startDate: Nullable(DateInput),
+    dueDate: Nullable(DateInput),
+    description: Nullable(DescriptionInput),
   },
-  { additionalProperties: false },
+  ['name'],
+  {
+    id: UpsertId,
+    examples: [
+      { name: 'Launch', teamId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', dueDate: '2026-12-15' },
+      { id: '7', description: 'Ship **v2** to everyone' },
+    ],
+  },
 );
 export type ProjectUpsertBody = Static<typeof ProjectUpsertBody>;
 
 export const ProjectStatusUpdateBody = Type.Object(
   { statusId: Uuid, content: Type.String({ minLength: 1, maxLength: 200_000 }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ statusId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', content: 'On track for the **15th**' }],
+  },
 );
 export type ProjectStatusUpdateBody = Static<typeof ProjectStatusUpdateBody>;
 
@@ -101,7 +115,7 @@ export const ProjectSearchQuery = Type.Object({
   description: Text,
   ownerName: Text,
   teamName: Text,
-  matchMode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('any')])),
+  matchMode: MatchModeQuery,
   teamId: Type.Optional(Uuid),
   includeArchived: Flag('Include archived projects'),
   ...presentation,

@@ -33,6 +33,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'upsertTask',
         summary: 'Create a task, or update one when id is given',
         querystring: TaskReadQuery,
         body: TaskUpsertBody,
@@ -54,6 +55,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'batchUpsertTasks',
         summary: 'Create or update up to 100 tasks; each entry succeeds or fails on its own',
         querystring: TaskReadQuery,
         body: TaskBatchBody,
@@ -77,6 +79,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'searchTasks',
         summary: 'Search tasks by name, description, project, team and assignee name',
         querystring: TaskSearchQuery,
         response: { 200: Page(TaskRef), ...errors('invalid_cursor') },
@@ -118,6 +121,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getTask',
         summary: 'A task by UUID or publicId (a deleted one too, with deletedAt)',
         params: IdParams,
         querystring: TaskReadQuery,
@@ -136,6 +140,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'deleteTask',
         summary: 'Soft-delete a task (deleting it again changes nothing)',
         params: IdParams,
         response: { 204: Empty, ...errors('not_found') },
@@ -152,6 +157,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'restoreTask',
         summary: 'Restore a soft-deleted task',
         params: IdParams,
         querystring: TaskReadQuery,

@@ -4,43 +4,66 @@ import {
   CursorQuery,
   Flag,
   LimitQuery,
+  MatchModeQuery,
   Name,
   Nullable,
   NullableTimestamp,
   PresentationQuery,
+  Stage,
   Timestamp,
+  UpsertBody,
+  UpsertId,
   Uuid,
+  Visibility,
 } from '../../http/schemas.ts';
 
 export const TASK_EXPANSIONS = ['status', 'team', 'project', 'assignee'] as const;
 export type TaskExpansion = (typeof TASK_EXPANSIONS)[number];
 
-const Visibility = Type.Union([Type.Literal('workspace'), Type.Literal('private')]);
-
 /** POST /v1/tasks and each entry of POST /v1/tasks/batch. */
-export const TaskUpsertBody = Type.Object(
+export const TaskUpsertBody = UpsertBody(
   {
-    id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, description: 'UUID or publicId: update it' }),
-    ),
-    name: Type.Optional(Name),
-    teamId: Type.Optional(Uuid),
-    statusId: Type.Optional(Uuid),
-    description: Type.Optional(Nullable(DescriptionInput)),
-    dueDate: Type.Optional(Nullable(DateInput)),
-    priority: Type.Optional(Type.Boolean()),
-    assignedToId: Type.Optional(Nullable(Uuid)),
-    projectId: Type.Optional(Nullable(Uuid)),
-    visibility: Type.Optional(Visibility),
-    labelIds: Type.Optional(Type.Array(Uuid, { maxItems: 50 })),
+    name: Name,
+    teamId: Type.Unsafe<string>({
+      ...Uuid,
+      description: 'Required on create unless projectId names a project',
+    }),
+    statusId: Uuid,
+    description: Nullable(DescriptionInput),
+    dueDate: Nullable(DateInput),
+    priority: Type.Boolean(),
+    assignedToId: Nullable(Uuid),
+    projectId: Nullable(Uuid),
+    visibility: Visibility,
+    labelIds: Type.Array(Uuid, { maxItems: 50 }),
   },
-  { additionalProperties: false },
+  ['name'],
+  {
+    id: UpsertId,
+    examples: [
+      {
+        name: 'Write the release notes',
+        teamId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10',
+        description: '**Draft** first',
+        dueDate: '2026-12-01T09:00:00.000Z',
+      },
+      { id: '42', priority: true },
+    ],
+  },
 );
 export type TaskUpsertBody = Static<typeof TaskUpsertBody>;
 
-// Entries are checked one by one (a bad entry fails alone), so the envelope takes any objects.
+/**
+ * Entries are checked one by one (a bad entry fails alone, batch.ts), so the envelope validates any
+ * objects; the document shows them as TaskUpsertBody (app.ts documents `x-entries`).
+ */
 export const TaskBatchBody = Type.Object(
-  { tasks: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 100 }) },
+  {
+    tasks: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      maxItems: 100,
+      'x-entries': TaskUpsertBody,
+    }),
+  },
   { additionalProperties: false },
 );
 export type TaskBatchBody = Static<typeof TaskBatchBody>;
@@ -54,7 +77,7 @@ export const Task = Type.Object(
     dueDate: NullableTimestamp,
     completedAt: NullableTimestamp,
     priority: Type.Boolean(),
-    visibility: Type.String(),
+    visibility: Visibility,
     createdById: Uuid,
     projectId: Nullable(Uuid),
     teamId: Uuid,
@@ -65,9 +88,7 @@ export const Task = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
     deletedAt: NullableTimestamp,
-    status: Type.Optional(
-      Type.Object({ id: Uuid, name: Type.String(), stage: Type.String(), color: Type.String() }),
-    ),
+    status: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), stage: Stage, color: Type.String() })),
     assignee: Type.Optional(Nullable(Person)),
     team: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), publicId: Type.String() })),
     project: Type.Optional(Nullable(Type.Object({ id: Uuid, name: Type.String() }))),
@@ -90,23 +111,26 @@ export const TaskBatchResult = Type.Object({
 
 const presentation = PresentationQuery(TASK_EXPANSIONS);
 
-export const TaskReadQuery = Type.Object(presentation);
+export const TaskReadQuery = Type.Object(presentation, { additionalProperties: false });
 export type TaskReadQuery = Static<typeof TaskReadQuery>;
 
 const Text = Type.Optional(Type.String({ maxLength: 512 }));
 
-export const TaskSearchQuery = Type.Object({
-  name: Text,
-  description: Text,
-  projectName: Text,
-  teamName: Text,
-  assigneeName: Text,
-  matchMode: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('any')])),
-  teamId: Type.Optional(Uuid),
-  projectId: Type.Optional(Uuid),
-  includeDeleted: Flag('Include soft-deleted tasks'),
-  ...presentation,
-  cursor: CursorQuery,
-  limit: LimitQuery,
-});
+export const TaskSearchQuery = Type.Object(
+  {
+    name: Text,
+    description: Text,
+    projectName: Text,
+    teamName: Text,
+    assigneeName: Text,
+    matchMode: MatchModeQuery,
+    teamId: Type.Optional(Uuid),
+    projectId: Type.Optional(Uuid),
+    includeDeleted: Flag('Include soft-deleted tasks'),
+    ...presentation,
+    cursor: CursorQuery,
+    limit: LimitQuery,
+  },
+  { additionalProperties: false },
+);
 export type TaskSearchQuery = Static<typeof TaskSearchQuery>;

@@ -250,7 +250,10 @@ describe('POST /v1/tasks/batch', () => {
         [entries[5], 'validation_failed', 5],
       ],
     );
-    assert.equal(res.body.failed[1].error, "/statusId not a status of the task's team");
+    assert.equal(
+      res.body.failed[1].error,
+      `/statusId not a status of the task's team, "Engineering" (${eng.publicId})`,
+    );
     assert.ok(
       res.body.failed.every((x: { error: string }) => typeof x.error === 'string' && x.error.length > 0),
     );

@@ -50,6 +50,12 @@ async function checkProject(ctx: Context, id: string): Promise<string> {
   return id.toLowerCase();
 }
 
+/** How an error names a team: `"Engineering" (ENG)`, so the client knows which team's statuses apply. */
+async function teamLabel(ctx: Context, groupId: string): Promise<string> {
+  const [team] = await groups.groupsByIds(ctx, [groupId]);
+  return team ? `"${team.name}" (${team.public_id})` : 'which has no such entry';
+}
+
 interface StatusChoice {
   id: string;
   stage: TaskStage;
@@ -65,7 +71,8 @@ async function chooseStatus(
   const statuses = await groups.statusesOfGroup(ctx, groupId);
   if (given !== undefined) {
     const found = statuses.find((s) => s.id === given.toLowerCase());
-    if (!found) throw invalid('statusId', "not a status of the task's team");
+    if (!found)
+      throw invalid('statusId', `not a status of the task's team, ${await teamLabel(ctx, groupId)}`);
     return found;
   }
   const byStage = (stage: TaskStage) => statuses.find((s) => s.stage === stage);
@@ -78,8 +85,9 @@ async function chooseStatus(
 async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): Promise<string[]> {
   const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
   const out = labelIds.map((id) => id.toLowerCase());
+  const label = out.some((id) => !own.has(id)) ? await teamLabel(ctx, groupId) : '';
   out.forEach((id, i) => {
-    if (!own.has(id)) throw invalid(`labelIds/${i}`, "not a label of the task's team");
+    if (!own.has(id)) throw invalid(`labelIds/${i}`, `not a label of the task's team, ${label}`);
   });
   return [...new Set(out)];
 }

@@ -16,7 +16,14 @@ export default async function userRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/me',
-    { schema: { tags, summary: 'The caller and its workspace', response: { 200: Me, ...errors() } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getMe',
+        summary: 'The caller and its workspace',
+        response: { 200: Me, ...errors() },
+      },
+    },
     async (request) => {
       const ctx = readContext(database, auth(request));
       return presentMe(await service.getMe(ctx), ctx.workspace);
@@ -28,6 +35,7 @@ export default async function userRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'upsertUser',
         summary: 'Add a user to the workspace (owners and admins), or update one when id is given',
         body: UserUpsertBody,
         response: { 200: User, 201: User, ...errors('not_found', 'forbidden', 'conflict') },
@@ -51,6 +59,7 @@ export default async function userRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'listUsers',
         summary: 'The workspace directory, oldest first',
         querystring: UserListQuery,
         response: { 200: Page(User), ...errors('invalid_cursor') },

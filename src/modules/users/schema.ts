@@ -6,15 +6,12 @@ import {
   NullableTimestamp,
   OffsetQuery,
   Timestamp,
+  UpsertBody,
   Uuid,
+  WorkspaceRole,
 } from '../../http/schemas.ts';
 
-export const Role = Type.Union([
-  Type.Literal('owner'),
-  Type.Literal('admin'),
-  Type.Literal('member'),
-  Type.Literal('guest'),
-]);
+export const Role = WorkspaceRole;
 
 export const User = Type.Object({
   id: Uuid,
@@ -33,14 +30,16 @@ export const Me = Type.Object({
 });
 export type Me = Static<typeof Me>;
 
-export const UserUpsertBody = Type.Object(
+export const UserUpsertBody = UpsertBody(
+  { name: Name, email: Type.String({ format: 'email', maxLength: 320 }), role: Role },
+  ['name', 'email'],
   {
-    id: Type.Optional(Type.String({ format: 'uuid', description: 'Update this user' })),
-    name: Type.Optional(Name),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-    role: Type.Optional(Role),
+    id: Type.String({ format: 'uuid', description: 'Update this user' }),
+    examples: [
+      { name: 'Ben', email: 'ben@acme.test', role: 'member' },
+      { id: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', role: 'admin' },
+    ],
   },
-  { additionalProperties: false },
 );
 export type UserUpsertBody = Static<typeof UserUpsertBody>;
 

@@ -113,6 +113,13 @@ export function userIdsByName(ctx: Context, words: string[]): Promise<string[]> 
   );
 }
 
+export function findUserByEmail(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  email: string,
+): Promise<UserRow | undefined> {
+  return repo.findUserByEmail(ctx.db, ctx.workspace.id, normalizeEmail(email));
+}
+
 export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {
   return repo.findUser(ctx.db, ctx.workspace.id, id);
 }

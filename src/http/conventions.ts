@@ -1,0 +1,90 @@
+// What every /v1 route gets without saying so, in one place: unknown query parameters are 400 (an
+// empty strict query schema for routes without one), `expand` and flags are normalized before they
+// are validated, and the OpenAPI document declares 405 (and 413 and 415 for routes with a body) as
+// problem+json. The document's description explains the conventions for /docs and generated clients.
+import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import { normalizeQuery } from './query.ts';
+import { problemResponse } from './schemas.ts';
+
+const STRICT_EMPTY_QUERY = { type: 'object', properties: {}, additionalProperties: false };
+
+function isApiRoute(url: string): boolean {
+  return url.startsWith('/v1/') || url === '/healthz' || url === '/readyz';
+}
+
+export function registerConventions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!isApiRoute(route.url)) return;
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    const query = schema.querystring as Record<string, unknown> | undefined;
+    if (!query) schema.querystring = STRICT_EMPTY_QUERY;
+    else if (query.additionalProperties === undefined) query.additionalProperties = false;
+    const response = schema.response as Record<string, TSchema> | undefined;
+    if (response && route.url.startsWith('/v1/')) {
+      response[405] ??= problemResponse(405);
+      if (schema.body) {
+        response[413] ??= problemResponse(413);
+        response[415] ??= problemResponse(415);
+      }
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.query && typeof request.query === 'object')
+      normalizeQuery(request.query as Record<string, unknown>);
+  });
+}
+
+/**
+ * @fastify/swagger's per-route transform. A batch envelope validates its entries as plain objects
+ * (each entry is checked on its own, so one bad entry fails alone); the document shows the entry
+ * schema named by `x-entries`.
+ */
+export function documentRoute({ schema, url }: { schema: unknown; url: string }) {
+  const copy = structuredClone(schema) as Record<string, unknown> | undefined;
+  const body = copy?.body as { properties?: Record<string, Record<string, unknown>> } | undefined;
+  for (const property of Object.values(body?.properties ?? {})) {
+    if (property['x-entries']) {
+      property.items = property['x-entries'];
+      delete property['x-entries'];
+    }
+  }
+  return { schema: copy as never, url };
+}
+
+export const API_DESCRIPTION = `Work management for a workspace: tasks, projects, documents, posts, teams and areas.
+
+## Authentication
+Every \`/v1\` request sends an API token: \`Authorization: Bearer <token>\`. A missing or wrong token is
+\`401\` with \`WWW-Authenticate: Bearer\`. Tokens belong to a user of one workspace and see that workspace
+only; something you may not see is \`404\`, something you see but may not change is \`403\`.
+
+## Requests
+Bodies are JSON (\`Content-Type: application/json\`; anything else is \`415\`), at most 2 MiB (\`413\`).
+Unknown body fields and unknown query parameters are \`400\`. \`POST\` on a collection creates (\`201\`),
+or updates when the body has an \`id\` (\`200\`): fields present replace, \`null\` clears, absent fields
+stay. Path ids take the UUID or the publicId. Times are ISO 8601 UTC with milliseconds; inputs take
+any offset, or epoch milliseconds.
+
+## Errors
+Every error is RFC 9457 problem details (\`application/problem+json\`):
+\`{type, title, status, detail, code, errors?, requestId}\`. Match on \`code\`, a stable snake_case
+string; \`errors\` lists \`{path, message}\` with a JSON Pointer into the request
+(\`/body/name\`, \`/query/limit\`).
+
+## Pagination
+Lists and searches answer \`{data, nextCursor, hasMore, total}\`. Pass \`nextCursor\` back as \`cursor\`
+for the next page; a cursor is bound to the query that made it (another query's cursor is
+\`400 invalid_cursor\`). \`limit\` is 1–100, default 50. Walking every page returns each item that
+existed when the walk began exactly once, while others write.
+
+## Expansions and flags
+\`expand\` is \`all\` (the default), \`none\`, or field names, comma-separated or repeated
+(\`expand=team,project\`, \`expand[]=team\`); an expansion you do not ask for is absent. Flags
+(\`includeDeleted\`, \`includeArchived\`, \`includeTotal\`, \`includeMarkdown\`) take true, false, 1 or 0
+in any case, and a bare \`?includeDeleted\` is true.
+
+## Search
+Text is folded (case, accents, Unicode forms) and split into words; a field matches when every query
+word is a prefix of one of its words. \`matchMode=all\` (default) needs every text field to match,
+\`any\` at least one (rows matching all come first). Id filters always apply.`;
