@@ -109,7 +109,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
       );
     }
   };
-  for (const type of ['application/json', /^application\/[\w.-]+\+json$/]) {
+  for (const type of ['application/json', /^application\/[\w.-]+\+json\s*(;|$)/]) {
     app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   }
   registerConventions(app);

@@ -42,6 +42,23 @@ describe('routing', () => {
     problem(get, 405, 'method_not_allowed');
     assert.equal(get.headers.allow, 'GET');
   });
+
+  test('a GET on a create-only collection points to where to read it', async () => {
+    const tasks = problem(await f.owner.get('/v1/tasks'), 405, 'method_not_allowed');
+    assert.equal(
+      tasks.detail,
+      'GET is not allowed here; use POST. To list or find these, use GET /v1/tasks/search',
+    );
+    const projects = problem(await f.owner.get('/v1/projects'), 405, 'method_not_allowed');
+    assert.match(projects.detail, /use GET \/v1\/projects\/search$/);
+    const areas = problem(await f.owner.get('/v1/areas'), 405, 'method_not_allowed');
+    assert.equal(areas.detail, 'GET is not allowed here; use POST', 'no hint where there is no reader');
+  });
+
+  test("a malformed URL is 400 problem+json, not the router's own error", async () => {
+    const body = problem(await f.owner.get('/v1/tasks/%C0%80'), 400, 'validation_failed');
+    assert.match(body.detail, /^The URL is malformed/);
+  });
 });
 
 describe('request bodies', () => {
@@ -62,7 +79,33 @@ describe('request bodies', () => {
       payload: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    problem(res, 415, 'unsupported_media_type');
+    const body = problem(res, 415, 'unsupported_media_type');
+    assert.equal(
+      body.detail,
+      'Send the body as JSON with Content-Type: application/json (got application/x-www-form-urlencoded)',
+    );
+  });
+
+  test('text/plain and a missing Content-Type are 415 on every route with a body, and create nothing', async () => {
+    for (const url of ['/v1/teams', '/v1/tasks', '/v1/projects', '/v1/users', '/v1/tasks/batch']) {
+      const plain = await f.owner.raw({
+        method: 'POST',
+        url,
+        payload: '{"name": "Plain text team"}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.match(problem(plain, 415, 'unsupported_media_type').detail, /got text\/plain/, url);
+      const none = await f.owner.raw({ method: 'POST', url, payload: '{"name": "Plain text team"}' });
+      assert.match(problem(none, 415, 'unsupported_media_type').detail, /none was sent/, url);
+    }
+    assert.equal((await f.owner.get('/v1/teams/search?name=plain')).body.total, 0);
+    const vendor = await f.owner.raw({
+      method: 'POST',
+      url: '/v1/teams?expand=none',
+      payload: '{"name": "Vendor JSON team"}',
+      headers: { 'content-type': 'application/vnd.cairn+json; charset=utf-8' },
+    });
+    assert.equal(vendor.status, 201, 'any +json type is JSON');
   });
 
   test('a body over 2 MiB is 413 payload_too_large', async () => {
@@ -85,6 +128,21 @@ describe('request bodies', () => {
     assert.ok(paths.includes('/body/name'), JSON.stringify(body.errors));
     assert.ok(paths.includes('/body/privacy'), JSON.stringify(body.errors));
     assert.ok(paths.includes('/body/color'), JSON.stringify(body.errors));
+  });
+
+  test('a create without its required fields names them, not the update form', async () => {
+    const body = problem(await f.owner.post('/v1/teams', { privacy: 'private' }), 400, 'validation_failed');
+    assert.deepEqual(body.errors, [{ path: '/body/name', message: 'is required' }]);
+    const user = problem(await f.owner.post('/v1/users', { name: 'No Email' }), 400, 'validation_failed');
+    assert.deepEqual(user.errors, [{ path: '/body/email', message: 'is required' }]);
+    const update = problem(
+      await f.owner.post('/v1/teams', { id: 'NOPE', privacy: 'secret' }),
+      400,
+      'validation_failed',
+    );
+    assert.deepEqual(update.errors, [
+      { path: '/body/privacy', message: 'must be one of: workspace, private' },
+    ]);
   });
 
   test('a missing body where one is required is 400 validation_failed', async () => {
@@ -110,7 +168,29 @@ describe('query conventions', () => {
     }
     assert.equal((await f.owner.get('/v1/teams/search?includeArchived')).status, 200);
     const bad = problem(await f.owner.get('/v1/teams/search?includeArchived=yes'), 400, 'validation_failed');
-    assert.equal(bad.errors[0].path, '/query/includeArchived');
+    assert.deepEqual(bad.errors, [
+      { path: '/query/includeArchived', message: 'must be one of: true, false, 1, 0' },
+    ]);
+  });
+
+  test('unknown query parameters are 400 naming the parameter, on every route', async () => {
+    for (const url of [
+      '/v1/tasks/search?nmae=x',
+      '/v1/me?x=1',
+      '/v1/teams/ENG?colour=red',
+      '/v1/users?offest=2',
+    ]) {
+      const body = problem(await f.owner.get(url), 400, 'validation_failed');
+      const name = new URL(url, 'http://x').searchParams.keys().next().value;
+      assert.deepEqual(
+        body.errors,
+        [{ path: `/query/${name}`, message: 'is not a known query parameter' }],
+        url,
+      );
+    }
+    problem(await f.owner.delete('/v1/tasks/1?force=true'), 400, 'validation_failed');
+    problem(await f.owner.post('/v1/teams?dryRun=1', { name: 'Dry run' }), 400, 'validation_failed');
+    assert.equal((await f.owner.get('/v1/teams/search?name=dry')).body.total, 0);
   });
 
   test('limit is 1 to 100; anything else is 400', async () => {
@@ -136,8 +216,11 @@ describe('query conventions', () => {
     assert.deepEqual(await keys('?expand=members,taskLabels'), ['members', 'taskLabels']);
     assert.deepEqual(await keys('?expand=members&expand=taskStatuses'), ['members', 'taskStatuses']);
     assert.deepEqual(await keys('?expand[]=taskStatuses'), ['taskStatuses']);
+    assert.deepEqual(await keys('?expand[]=taskStatuses&expand[]=members'), ['members', 'taskStatuses']);
     const bad = problem(await f.owner.get(`/v1/teams/${id}?expand=owner`), 400, 'validation_failed');
-    assert.equal(bad.errors[0].path, '/query/expand');
+    assert.deepEqual(bad.errors, [
+      { path: '/query/expand', message: 'must be one of: all, none, members, taskStatuses, taskLabels' },
+    ]);
     problem(await f.owner.get(`/v1/teams/${id}?expand=none,members`), 400, 'validation_failed');
   });
 

@@ -16,7 +16,8 @@ function isApiRoute(url: string): boolean {
 export function registerConventions(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!isApiRoute(route.url)) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    route.schema ??= {};
+    const schema = route.schema as Record<string, unknown>;
     const query = schema.querystring as Record<string, unknown> | undefined;
     if (!query) schema.querystring = STRICT_EMPTY_QUERY;
     else if (query.additionalProperties === undefined) query.additionalProperties = false;

@@ -136,14 +136,7 @@ export const OffsetQuery = Type.Optional(
 export function ExpandQuery(allowed: readonly string[]) {
   const description = `all (default), none, or field names (comma-separated or repeated): ${allowed.join(', ')}`;
   return {
-    expand: Type.Optional(
-      Type.Array(StringEnum(['all', 'none', ...allowed]), {
-        maxItems: 20,
-        description,
-        style: 'form',
-        explode: false,
-      }),
-    ),
+    expand: Type.Optional(Type.Array(StringEnum(['all', 'none', ...allowed]), { maxItems: 20, description })),
   };
 }
 

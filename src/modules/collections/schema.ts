@@ -12,7 +12,10 @@ export type Collection = Static<typeof Collection>;
 
 export const CollectionUpsertBody = Type.Object(
   { id: Type.Optional(Uuid), name: Name },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Q1 launches' }, { id: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', name: 'Q2 launches' }],
+  },
 );
 export type CollectionUpsertBody = Static<typeof CollectionUpsertBody>;
 

@@ -64,7 +64,17 @@ export const TaskBatchBody = Type.Object(
       'x-entries': TaskUpsertBody,
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        tasks: [
+          { name: 'Book the venue', teamId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', dueDate: 1795305600000 },
+          { id: '42', priority: true },
+        ],
+      },
+    ],
+  },
 );
 export type TaskBatchBody = Static<typeof TaskBatchBody>;
 
