@@ -29,3 +29,20 @@ export async function claimBootstrap(db: Kysely<DB>, at: string): Promise<boolea
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/**
+ * The first owner of a workspace (the given one, or the oldest), with the workspace. Reads users: the
+ * CLI acts as that owner before any module's context exists.
+ */
+export function firstOwner(db: Kysely<DB>, workspaceId?: string) {
+  let q = db
+    .selectFrom('workspaces as w')
+    .innerJoin('users as u', 'u.workspace_id', 'w.id')
+    .select(['w.id', 'w.name', 'w.code', 'u.id as user_id', 'u.name as user_name', 'u.email', 'u.role'])
+    .where('u.role', '=', 'owner')
+    .orderBy('w.created_at')
+    .orderBy('u.created_at')
+    .limit(1);
+  if (workspaceId) q = q.where('w.id', '=', workspaceId);
+  return q.executeTakeFirst();
+}

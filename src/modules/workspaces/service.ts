@@ -85,16 +85,7 @@ export async function bootstrap(
  * owner's behalf (`cairn seed`).
  */
 export async function workspaceOwner(database: Database, workspaceId?: string): Promise<Auth | null> {
-  let q = database.db
-    .selectFrom('workspaces as w')
-    .innerJoin('users as u', 'u.workspace_id', 'w.id')
-    .select(['w.id', 'w.name', 'w.code', 'u.id as user_id', 'u.name as user_name', 'u.email', 'u.role'])
-    .where('u.role', '=', 'owner')
-    .orderBy('w.created_at')
-    .orderBy('u.created_at')
-    .limit(1);
-  if (workspaceId) q = q.where('w.id', '=', workspaceId);
-  const row = await q.executeTakeFirst();
+  const row = await repo.firstOwner(database.db, workspaceId);
   if (!row) return null;
   return {
     workspace: { id: row.id, name: row.name, code: Number(row.code) },
