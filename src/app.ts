@@ -11,7 +11,7 @@ import type { Auth } from './context.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
 import { registerAuth } from './http/auth.ts';
-import { API_DESCRIPTION, documentRoute, registerConventions } from './http/conventions.ts';
+import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } from './http/conventions.ts';
 import { type Cursors, createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
@@ -124,6 +124,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: documentRoute,
+    transformObject: documentObject,
   });
 
   registerAuth(app, database);

@@ -2,6 +2,7 @@
 // and in which workspace. Services never read HTTP state; routes build this from the authenticated
 // request.
 import type { Kysely } from 'kysely';
+import { retrying } from './db/errors.ts';
 import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
@@ -44,13 +45,17 @@ export function contextOf(database: Database, auth: Auth, db: Kysely<DB> = datab
   return { ...auth, db, dialect: database.dialect, search: database.search };
 }
 
-/** Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. */
+/**
+ * Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. A deadlock
+ * or serialization failure (PostgreSQL) runs the whole of `fn` again in a new transaction, a bounded
+ * number of times (db/errors.ts), so `fn` must do nothing outside the database that it cannot repeat.
+ */
 export function inTransaction<T>(
   database: Database,
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx)));
+  return retrying(() => database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx))));
 }
 
 /** A context outside any transaction, for reads that need only one consistent query or several cheap ones. */

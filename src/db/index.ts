@@ -39,10 +39,22 @@ export function sqlitePath(url: string | undefined): string {
 const TIMESTAMPTZ_OID = 1184;
 const INT8_OID = 20;
 
+/**
+ * A timestamptz as PostgreSQL prints it in a UTC session (`0001-01-01 00:00:00+00`,
+ * `2026-11-21 10:00:00.123+00`) to the ISO string SQLite stores. Written out rather than left to
+ * `new Date(text)`, whose reading of that non-ISO form is not specified (years before 1000 among others).
+ */
+export function timestampFromPg(text: string): string {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(\.\d+)?\+00$/.exec(text);
+  if (!m) return new Date(text).toISOString();
+  const ms = (m[5] ?? '.000').padEnd(4, '0').slice(0, 4);
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}${ms}Z`;
+}
+
 // Timestamps come back as the same ISO strings SQLite stores; counts as numbers.
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ_OID) return (v: string) => new Date(v).toISOString();
+    if (oid === TIMESTAMPTZ_OID) return timestampFromPg;
     if (oid === INT8_OID) return (v: string) => Number(v);
     return pg.types.getTypeParser(oid, format);
   },
@@ -55,6 +67,11 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       max: options.poolSize ?? 10,
       types: pgTypes,
       ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+    });
+    // UTC sessions, so timestamps print as +00 (timestampFromPg) whatever the server's zone or the URL's
+    // options; the SET is queued ahead of the client's first query.
+    pool.on('connect', (client) => {
+      client.query("set time zone 'UTC'").catch(() => {});
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});

@@ -1,5 +1,6 @@
 // Request shapes shared by several resources: descriptions and date inputs.
 import { Type } from 'typebox';
+import { MAX_EPOCH_MS, MIN_EPOCH_MS } from '../text/dates.ts';
 
 const MAX_DESCRIPTION = 200_000;
 
@@ -10,10 +11,13 @@ export const DescriptionInput = Type.Union([
   Type.Object({ html: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
 ]);
 
-/** ISO 8601 with any offset, or epoch milliseconds. */
+/**
+ * ISO 8601 with any offset, or epoch milliseconds, in the years 1 to 9999 (text/dates.ts checks the
+ * calendar and the range of both forms).
+ */
 export const DateInput = Type.Union([
   Type.String({ minLength: 4, maxLength: 40, examples: ['2026-12-01T09:00:00.000Z'] }),
-  Type.Integer({ examples: [1795305600000] }),
+  Type.Integer({ minimum: MIN_EPOCH_MS, maximum: MAX_EPOCH_MS, examples: [1795305600000] }),
 ]);
 
 export const DescriptionOut = Type.Object({

@@ -4,8 +4,10 @@
 // problem+json. The document's description explains the conventions for /docs and generated clients.
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import { AppError } from './errors.ts';
 import { normalizeQuery } from './query.ts';
 import { problemResponse } from './schemas.ts';
+import { unstorableString } from './validation.ts';
 
 const STRICT_EMPTY_QUERY = { type: 'object', properties: {}, additionalProperties: false };
 
@@ -31,8 +33,22 @@ export function registerConventions(app: FastifyInstance): void {
     }
   });
   app.addHook('preValidation', async (request) => {
+    if (!isApiRoute(request.routeOptions.url ?? '')) return;
     if (request.query && typeof request.query === 'object')
       normalizeQuery(request.query as Record<string, unknown>);
+    // Strings a database cannot store are refused before anything reads them, path ids included. A
+    // batch's entries are checked one by one instead (its route names them in config.entries), so a
+    // bad entry fails alone.
+    const entries = (request.routeOptions.config as { entries?: string }).entries;
+    const body =
+      entries && request.body && typeof request.body === 'object'
+        ? { ...(request.body as object), [entries]: [] }
+        : request.body;
+    const bad =
+      unstorableString(request.params, '/params') ??
+      unstorableString(request.query, '/query') ??
+      unstorableString(body, '/body');
+    if (bad) throw new AppError('validation_failed', `${bad.path} ${bad.message}`, [bad]);
   });
 }
 
@@ -51,6 +67,22 @@ export function documentRoute({ schema, url }: { schema: unknown; url: string })
     }
   }
   return { schema: copy as never, url };
+}
+
+/** The whole document without validation-only keywords (`lowercase`): JSON Schema and OpenAPI alone. */
+export function documentObject(document: object) {
+  const { openapiObject } = document as { openapiObject: unknown };
+  return withoutKeyword(openapiObject, 'lowercase') as never;
+}
+
+function withoutKeyword(value: unknown, keyword: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutKeyword(v, keyword));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== keyword)
+      .map(([k, v]) => [k, withoutKeyword(v, keyword)]),
+  );
 }
 
 export const API_DESCRIPTION = `Work management for a workspace: tasks, projects, documents, posts, teams and areas.

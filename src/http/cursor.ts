@@ -1,8 +1,11 @@
-// Opaque keyset cursors (decisions §5). A cursor carries the sort key of the last item of a page and a
-// digest of the query that made it, signed with the instance's secret: a cursor edited by hand, or
-// replayed against another query (other filters, another endpoint, another workspace), is 400
-// invalid_cursor. The secret lives in the database so that every server process shares it.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// Opaque keyset cursors (decisions §5). A cursor carries the sort key of the last item of a page,
+// encrypted and authenticated with AES-256-GCM under a key derived from the instance's secret, with a
+// digest of the query that made it as the authenticated data. So a cursor reveals nothing (a task
+// search's key is a seq, a counter shared by every workspace: readable, it would let one workspace
+// watch another's activity), and one edited by hand, or replayed against another query (other
+// filters, another endpoint, another workspace or caller), is 400 invalid_cursor. The secret lives in
+// the database so that every server process shares it.
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Auth } from '../context.ts';
 import type { KeyValue, PageRequest } from '../db/keyset.ts';
 import { AppError, invalidRequest } from './errors.ts';
@@ -14,8 +17,8 @@ export interface Cursors {
   decode(scope: string, cursor: string, arity: number): KeyValue[];
 }
 
-function digest(scope: string): string {
-  return createHash('sha256').update(scope).digest('base64url').slice(0, 16);
+function digest(scope: string): Buffer {
+  return createHash('sha256').update(scope).digest();
 }
 
 function badCursor(): AppError {
@@ -24,31 +27,36 @@ function badCursor(): AppError {
   ]);
 }
 
+const IV = 12;
+const TAG = 16;
+
 export function createCursors(secret: string): Cursors {
-  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, 16);
+  const key = Buffer.from(hkdfSync('sha256', secret, 'cairn', 'cursor encryption v2', 32));
   return {
-    encode(scope, key) {
-      const payload = Buffer.from(JSON.stringify({ s: digest(scope), k: key })).toString('base64url');
-      return `${payload}.${sign(payload).toString('base64url')}`;
+    encode(scope, values) {
+      const iv = randomBytes(IV);
+      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(digest(scope));
+      const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
     },
     decode(scope, cursor, arity) {
-      const [payload, mac, extra] = cursor.split('.');
-      if (!payload || !mac || extra !== undefined) throw badCursor();
-      const given = Buffer.from(mac, 'base64url');
-      const expected = sign(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor();
+      if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
+      const raw = Buffer.from(cursor, 'base64url');
+      if (raw.length <= IV + TAG) throw badCursor();
       let parsed: unknown;
       try {
-        parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV)).setAAD(digest(scope));
+        decipher.setAuthTag(raw.subarray(raw.length - TAG));
+        const text = Buffer.concat([decipher.update(raw.subarray(IV, raw.length - TAG)), decipher.final()]);
+        parsed = JSON.parse(text.toString('utf8'));
       } catch {
         throw badCursor();
       }
-      const { s, k } = (parsed ?? {}) as { s?: unknown; k?: unknown };
-      if (s !== digest(scope) || !Array.isArray(k) || k.length !== arity) throw badCursor();
-      if (!k.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
+      if (!Array.isArray(parsed) || parsed.length !== arity) throw badCursor();
+      if (!parsed.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
         throw badCursor();
       }
-      return k as KeyValue[];
+      return parsed as KeyValue[];
     },
   };
 }

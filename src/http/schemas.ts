@@ -3,7 +3,8 @@
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from './errors.ts';
 
-export const Uuid = Type.String({ format: 'uuid' });
+/** A UUID; validation lower-cases it (validation.ts `lowercase`), so services compare it as stored. */
+export const Uuid = Type.String({ format: 'uuid', lowercase: true });
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00.000Z'] });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 

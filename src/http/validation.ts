@@ -21,6 +21,25 @@ const base: Options = {
 function make(options: Options): Ajv {
   const ajv = new Ajv({ ...base, ...options });
   addFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
+  // `lowercase: true` (schemas.ts Uuid): ids are case-insensitive and stored lower-case, so a valid
+  // string is lower-cased where it stands, once, for every body and query field that is a UUID.
+  ajv.addKeyword({
+    keyword: 'lowercase',
+    type: 'string',
+    modifying: true,
+    schemaType: 'boolean',
+    validate: (
+      on: boolean,
+      data: string,
+      _schema?: unknown,
+      where?: { parentData: object; parentDataProperty: string | number },
+    ) => {
+      if (on && where && data !== data.toLowerCase()) {
+        (where.parentData as Record<string | number, string>)[where.parentDataProperty] = data.toLowerCase();
+      }
+      return true;
+    },
+  });
   return ajv;
 }
 
@@ -99,9 +118,35 @@ function fieldError(e: AjvError, path: string): FieldError {
   return { path, message: describe(e) };
 }
 
+/**
+ * The first string in a value (or object key) that a database could not store and read back as
+ * given: one with a NUL character (PostgreSQL text refuses it) or an unpaired UTF-16 surrogate (no
+ * UTF-8 for it). Every request's params, query and body pass through this rule (conventions.ts), and
+ * each batch entry on its own.
+ */
+export function unstorableString(value: unknown, path: string): FieldError | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000'))
+      return { path, message: 'contains a NUL character (U+0000), which cannot be stored' };
+    if (!value.isWellFormed())
+      return { path, message: 'contains an unpaired UTF-16 surrogate, which is not text' };
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const bad = unstorableString(key, at) ?? unstorableString(item, at);
+    if (bad) return bad;
+  }
+  return null;
+}
+
 /** A strict (body) validator for one schema: the field errors of a value, or none. */
 export function bodyValidator(schema: object, prefix: string): (value: unknown) => FieldError[] {
   const validate = make({ coerceTypes: false }).compile(schema);
-  return (value) =>
-    validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix, value);
+  return (value) => {
+    const unstorable = unstorableString(value, prefix);
+    if (unstorable) return [unstorable];
+    return validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix, value);
+  };
 }

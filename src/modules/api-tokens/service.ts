@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { type Auth, type Context, now } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
+import { uuidRef } from '../../http/ids.ts';
 import * as users from '../users/service.ts';
 import { canIssueTokenFor, canRevokeToken } from './policy.ts';
 import type { TokenRow } from './repository.ts';
@@ -71,11 +72,12 @@ export async function issueToken(
   return insertToken(ctx.db, ctx.workspace.id, user.id, input.name.trim());
 }
 
-export async function revokeToken(ctx: Context, id: string): Promise<void> {
-  const row = await repo.findToken(ctx.db, ctx.workspace.id, id);
+export async function revokeToken(ctx: Context, ref: string): Promise<void> {
+  const tokenId = uuidRef(ref);
+  const row = tokenId ? await repo.findToken(ctx.db, ctx.workspace.id, tokenId) : undefined;
   // Someone else's token is not revealed to a caller who could not revoke it.
   if (!row || !canRevokeToken(ctx.actor, { userId: row.user_id })) throw notFound('API token');
-  if (row.revoked_at === null) await repo.revokeToken(ctx.db, ctx.workspace.id, id, now());
+  if (row.revoked_at === null) await repo.revokeToken(ctx.db, ctx.workspace.id, row.id, now());
 }
 
 // "Last used" timestamps are a convenience, not an audit log: write them at most once a minute per

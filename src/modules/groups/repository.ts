@@ -60,12 +60,13 @@ export async function updateGroup(
     .execute();
 }
 
-/** By UUID or by publicId (case-insensitive), of one kind. */
+/** By UUID or by publicId (case-insensitive), of one kind; `forUpdate` (PostgreSQL) locks it. */
 export function findGroup(
   db: Kysely<DB>,
   workspaceId: string,
   kind: GroupKind,
   ref: { id: string } | { publicId: string },
+  forUpdate = false,
 ): Promise<GroupRow | undefined> {
   let q = db
     .selectFrom('groups as g')
@@ -73,7 +74,7 @@ export function findGroup(
     .where('g.workspace_id', '=', workspaceId)
     .where('g.kind', '=', kind);
   q = 'id' in ref ? q.where('g.id', '=', ref.id) : q.where('g.public_id', '=', ref.publicId.toUpperCase());
-  return q.executeTakeFirst();
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<GroupRow[]> {
@@ -84,6 +85,24 @@ export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string
     .where('g.workspace_id', '=', workspaceId)
     .where('g.id', 'in', ids)
     .execute();
+}
+
+/** Archives (`archived`: true) or unarchives a group if it is not already so; false when it was. */
+export async function setArchived(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  archived: boolean,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('groups')
+    .set({ archived_at: archived ? at : null, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('archived_at', archived ? 'is' : 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function publicIdTaken(db: Kysely<DB>, workspaceId: string, publicId: string, except?: string) {

@@ -9,7 +9,7 @@ import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/inde
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
-import { isUuid } from '../../http/ids.ts';
+import { textRef } from '../../http/ids.ts';
 import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
 import { groupRule } from './lookup.ts';
@@ -38,14 +38,18 @@ export interface VisibleGroup {
   membership: MemberRole | null;
 }
 
-/** A group the caller may see, by UUID or publicId; anything else is 404. */
-export async function loadVisibleGroup(ctx: Context, kind: GroupKind, ref: string): Promise<VisibleGroup> {
-  const row = await repo.findGroup(
-    ctx.db,
-    ctx.workspace.id,
-    kind,
-    isUuid(ref) ? { id: ref.toLowerCase() } : { publicId: ref },
-  );
+/**
+ * A group the caller may see, by UUID or publicId; anything else is 404. `forChange` locks it on
+ * PostgreSQL until the transaction ends, so concurrent changes queue.
+ */
+export async function loadVisibleGroup(
+  ctx: Context,
+  kind: GroupKind,
+  ref: string,
+  forChange = false,
+): Promise<VisibleGroup> {
+  const lock = forChange && ctx.dialect === 'postgres';
+  const row = await repo.findGroup(ctx.db, ctx.workspace.id, kind, textRef(ref), lock);
   if (!row) throw notFound(NOUN[kind]);
   const membership = await repo.membership(ctx.db, ctx.workspace.id, row.id, ctx.actor.id);
   if (!(await groupRule(ctx)).sees({ privacy: row.privacy, membership })) throw notFound(NOUN[kind]);
@@ -53,7 +57,7 @@ export async function loadVisibleGroup(ctx: Context, kind: GroupKind, ref: strin
 }
 
 async function loadEditableGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
-  const { row, membership } = await loadVisibleGroup(ctx, kind, ref);
+  const { row, membership } = await loadVisibleGroup(ctx, kind, ref, true);
   if (!canEditGroup(ctx.actor, membership)) {
     throw forbidden(`Only workspace owners and admins, or owners of this ${kind}, can change it`);
   }
@@ -134,17 +138,7 @@ async function writeStatuses(
   existing: StatusRow[],
   at: string,
 ) {
-  const kept = new Set(input.map((s) => s.id?.toLowerCase()));
-  const removed = existing.filter((s) => !kept.has(s.id));
-  const inUse = await tasks.countByStatus(
-    ctx,
-    removed.map((s) => s.id),
-  );
-  for (const status of removed) {
-    const n = inUse.get(status.id) ?? 0;
-    if (n > 0)
-      throw conflict(`Status "${status.name}" still has ${n} task(s); move them to another status first`);
-  }
+  // The list is checked first (an id that is not this group's is 400), then what it removes.
   const rows = listRows<StatusRow>(
     'taskStatuses',
     input,
@@ -161,6 +155,11 @@ async function writeStatuses(
       updated_at: at,
     }),
   );
+  const kept = new Set(rows.map((r) => r.id));
+  await checkRemovable(
+    ctx,
+    existing.filter((s) => !kept.has(s.id)),
+  );
   await repo.replaceList(
     ctx.db,
     'task_statuses',
@@ -169,6 +168,19 @@ async function writeStatuses(
     rows,
     existing.map((r) => r.id),
   );
+}
+
+/**
+ * Statuses that tasks still use cannot be removed. The message says "in use", not how many: the
+ * count would include private tasks the caller cannot see.
+ */
+async function checkRemovable(ctx: Context, removed: StatusRow[]): Promise<void> {
+  const inUse = await tasks.countByStatus(
+    ctx,
+    removed.map((s) => s.id),
+  );
+  const busy = removed.find((s) => (inUse.get(s.id) ?? 0) > 0);
+  if (busy) throw conflict(`Status "${busy.name}" is in use by tasks; move them to another status first`);
 }
 
 async function writeLabels(
@@ -292,20 +304,20 @@ export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): 
   const row = await loadEditableGroup(ctx, kind, ref);
   if (row.archived_at !== null) return row; // archiving twice changes nothing
   const at = now();
-  const changes = { archived_at: at, updated_at: at };
-  await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  // Conditional on the current state: two archives at once archive (and tell) once.
+  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, row.id, true, at))) return row;
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
-  return { ...row, ...changes };
+  return { ...row, archived_at: at, updated_at: at };
 }
 
 export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
   const row = await loadEditableGroup(ctx, kind, ref);
-  if (row.archived_at === null) throw new AppError('not_archived', `This ${kind} is not archived`);
+  const notArchived = () => new AppError('not_archived', `This ${kind} is not archived`);
+  if (row.archived_at === null) throw notArchived();
   const at = now();
-  const changes = { archived_at: null, updated_at: at };
-  await repo.updateGroup(ctx.db, ctx.workspace.id, row.id, changes);
+  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, row.id, false, at))) throw notArchived();
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
-  return { ...row, ...changes };
+  return { ...row, archived_at: null, updated_at: at };
 }
 
 export interface TeamSearch {

@@ -46,14 +46,34 @@ export async function updateProject(
     .execute();
 }
 
+/** A project by id or publicId; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
 export function findProject(
   db: Kysely<DB>,
   workspaceId: string,
   ref: { id: string } | { publicId: string },
+  forUpdate = false,
 ): Promise<ProjectRow | undefined> {
   let q = db.selectFrom('projects as p').select(COLUMNS).where('p.workspace_id', '=', workspaceId);
   q = 'id' in ref ? q.where('p.id', '=', ref.id) : q.where('p.public_id', '=', ref.publicId);
-  return q.executeTakeFirst();
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** Archives (`archived`: true) or unarchives a project if it is not already so; false when it was. */
+export async function setArchived(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  archived: boolean,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ archived_at: archived ? at : null, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('archived_at', archived ? 'is' : 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export function findProjects(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<ProjectRow[]> {

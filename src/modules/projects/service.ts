@@ -9,7 +9,7 @@ import { distinctWords, words } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
-import { isUuid } from '../../http/ids.ts';
+import { textRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { type DescriptionInput, EMPTY, fromInput, plainText } from '../../text/description.ts';
 import * as collections from '../collections/service.ts';
@@ -28,13 +28,17 @@ export interface LoadedProject {
   teamIds: string[];
 }
 
-/** A project the caller may see, by UUID or publicId; anything else is 404. */
-export async function loadVisibleProject(ctx: Context, ref: string): Promise<LoadedProject> {
-  const row = await repo.findProject(
-    ctx.db,
-    ctx.workspace.id,
-    isUuid(ref) ? { id: ref.toLowerCase() } : { publicId: ref },
-  );
+/**
+ * A project the caller may see, by UUID or publicId; anything else is 404. `forChange` locks it on
+ * PostgreSQL until the transaction ends, so concurrent changes queue and read what the other wrote.
+ */
+export async function loadVisibleProject(
+  ctx: Context,
+  ref: string,
+  forChange = false,
+): Promise<LoadedProject> {
+  const lock = forChange && ctx.dialect === 'postgres';
+  const row = await repo.findProject(ctx.db, ctx.workspace.id, textRef(ref), lock);
   if (!row) throw notFound('Project');
   const teamIds = (await repo.teamsOf(ctx.db, ctx.workspace.id, [row.id])).get(row.id) ?? [];
   if (!(await projectVisibility(ctx)).sees(teamIds)) throw notFound('Project');
@@ -42,7 +46,7 @@ export async function loadVisibleProject(ctx: Context, ref: string): Promise<Loa
 }
 
 async function loadChangeableProject(ctx: Context, ref: string): Promise<LoadedProject> {
-  const loaded = await loadVisibleProject(ctx, ref);
+  const loaded = await loadVisibleProject(ctx, ref, true);
   if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot change projects');
   return loaded;
 }
@@ -185,11 +189,15 @@ async function updateProject(
   let teamIds = current.teamIds;
   if (body.teamId !== undefined || body.teamIds !== undefined) {
     const given = body.teamIds ?? [body.teamId!];
-    teamIds = await checkTeams(
+    const visible = await checkTeams(
       ctx,
       body.teamIds && body.teamId ? [body.teamId, ...body.teamIds] : given,
       body.teamIds ? 'teamIds' : 'teamId',
     );
+    // The caller's list replaces only the teams it sees: teams hidden from it stay, after them.
+    const seen = await groups.groupVisibility(ctx);
+    const hidden = current.teamIds.filter((id) => !seen.visible.has(id) && !visible.includes(id));
+    teamIds = [...visible, ...hidden];
     await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);
   }
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
@@ -203,20 +211,20 @@ export async function archiveProject(ctx: Context, ref: string): Promise<LoadedP
   const current = await loadChangeableProject(ctx, ref);
   if (current.row.archived_at !== null) return current;
   const at = now();
-  const changes = { archived_at: at, updated_at: at };
-  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  // Conditional on the current state: archiving twice at once archives (and tells) once.
+  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, current.row.id, true, at))) return current;
   await recordEvent(ctx, 'project.archived', current.row.id, at);
-  return { ...current, row: { ...current.row, ...changes } };
+  return { ...current, row: { ...current.row, archived_at: at, updated_at: at } };
 }
 
 export async function unarchiveProject(ctx: Context, ref: string): Promise<LoadedProject> {
+  const notArchived = () => new AppError('not_archived', 'This project is not archived');
   const current = await loadChangeableProject(ctx, ref);
-  if (current.row.archived_at === null) throw new AppError('not_archived', 'This project is not archived');
+  if (current.row.archived_at === null) throw notArchived();
   const at = now();
-  const changes = { archived_at: null, updated_at: at };
-  await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
+  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, current.row.id, false, at))) throw notArchived();
   await recordEvent(ctx, 'project.unarchived', current.row.id, at);
-  return { ...current, row: { ...current.row, ...changes } };
+  return { ...current, row: { ...current.row, archived_at: null, updated_at: at } };
 }
 
 /** Sets the status and, in the same transaction, posts the status update on the project. */

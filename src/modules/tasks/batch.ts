@@ -1,11 +1,17 @@
 // POST /v1/tasks/batch: up to 100 create-or-update entries in one transaction, each behind its own
 // savepoint, so an entry that fails is rolled back alone and reported, and the others commit together.
+// What fails an entry never fails the batch: bad input, unknown ids, and errors no one expected (those
+// are logged and reported as `internal` for that entry). Only the database's own request to retry
+// (a deadlock or serialization failure on PostgreSQL) runs the whole batch again.
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { type Auth, type Context, contextOf, now } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { isRetryable, isUniqueViolation, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
+import { lockTasks } from './repository.ts';
 import { TaskUpsertBody } from './schema.ts';
 import { type SavedTask, upsertTask } from './service.ts';
 
@@ -24,65 +30,75 @@ export interface BatchResult<T> {
   failed: BatchFailure[];
 }
 
+/** Why an entry failed, as the single request would have said it (paths relative to the entry). */
+function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; code: string } {
+  if (error instanceof AppError) {
+    const first = error.at('').errors?.[0];
+    return { error: first ? `${first.path} ${first.message}` : error.message, code: error.code };
+  }
+  if (isUniqueViolation(error))
+    return { error: 'Changed by another request at the same time; retry', code: 'conflict' };
+  log.error({ err: error }, 'batch entry failed');
+  return { error: 'Something went wrong on our side', code: 'internal' };
+}
+
 /**
  * Applies the entries in order and presents the saved tasks inside the same transaction. All entries
  * share one change time; new tasks get ids that ascend in submission order, so that among tasks
  * changed in the same millisecond, "newest first, then id" and change order agree (docs/search.md).
+ *
+ * On PostgreSQL the tasks the entries update are locked first, all at once and in id order, so two
+ * batches touching the same tasks in different orders queue instead of deadlocking.
  */
-export async function runBatch<T>(
+export function runBatch<T>(
   database: Database,
   auth: Auth,
   entries: object[],
+  log: FastifyBaseLogger,
   present: (ctx: Context, saved: SavedTask[]) => Promise<T[]>,
 ): Promise<BatchResult<T>> {
   const at = now();
   const newIds = entries.map(() => randomUUID()).sort();
-  const trx = await database.db.startTransaction().execute();
-  try {
-    const saved: SavedTask[] = [];
-    const failed: BatchFailure[] = [];
-    for (const [i, entry] of entries.entries()) {
-      const errors = validateEntry(entry);
-      if (errors.length > 0) {
-        failed.push({
-          task: entry,
-          error: errors.map((e) => `${e.path || '/'} ${e.message}`).join('; '),
-          code: 'validation_failed',
-          index: i,
-        });
-        continue;
+  // Validation normalizes (ids lower-cased) a copy: a failure echoes the entry as it was submitted.
+  const checked = entries.map((entry) => {
+    const input = structuredClone(entry);
+    return { entry, input, errors: validateEntry(input) };
+  });
+  const refs = checked.flatMap(({ input, errors }) => {
+    const id = (input as { id?: unknown }).id;
+    const ref = errors.length === 0 && typeof id === 'string' ? numberRef(id) : null;
+    return ref ? [ref] : [];
+  });
+  return retrying(async () => {
+    const trx = await database.db.startTransaction().execute();
+    try {
+      if (database.dialect === 'postgres') await lockTasks(trx, auth.workspace.id, refs);
+      const saved: SavedTask[] = [];
+      const failed: BatchFailure[] = [];
+      for (const [i, { entry, input, errors }] of checked.entries()) {
+        if (errors.length > 0) {
+          const error = errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
+          failed.push({ task: entry, error, code: 'validation_failed', index: i });
+          continue;
+        }
+        const point = await trx.savepoint(`entry${i}`).execute();
+        try {
+          saved.push(
+            await upsertTask(contextOf(database, auth, point), input as TaskUpsertBody, at, newIds[i]),
+          );
+          await point.releaseSavepoint(`entry${i}`).execute();
+        } catch (error) {
+          if (isRetryable(error)) throw error;
+          await point.rollbackToSavepoint(`entry${i}`).execute();
+          failed.push({ task: entry, ...failureOf(error, log), index: i });
+        }
       }
-      const point = await trx.savepoint(`entry${i}`).execute();
-      try {
-        saved.push(
-          await upsertTask(contextOf(database, auth, point), entry as TaskUpsertBody, at, newIds[i]),
-        );
-        await point.releaseSavepoint(`entry${i}`).execute();
-      } catch (error) {
-        await point.rollbackToSavepoint(`entry${i}`).execute();
-        if (error instanceof AppError) {
-          const first = error.at('').errors?.[0];
-          failed.push({
-            task: entry,
-            error: first ? `${first.path} ${first.message}` : error.message,
-            code: error.code,
-            index: i,
-          });
-        } else if (isUniqueViolation(error)) {
-          failed.push({
-            task: entry,
-            error: 'Changed by another request at the same time; retry',
-            code: 'conflict',
-            index: i,
-          });
-        } else throw error;
-      }
+      const succeeded = await present(contextOf(database, auth, trx), saved);
+      await trx.commit().execute();
+      return { succeeded, failed };
+    } catch (error) {
+      await trx.rollback().execute();
+      throw error;
     }
-    const succeeded = await present(contextOf(database, auth, trx), saved);
-    await trx.commit().execute();
-    return { succeeded, failed };
-  } catch (error) {
-    await trx.rollback().execute();
-    throw error;
-  }
+  });
 }

@@ -66,32 +66,67 @@ export async function insertLabelLinks(
   if (links.length > 0) await db.insertInto('task_label_links').values(links).execute();
 }
 
-/** Applies changes and moves the task to the front of the change order; returns its new seq. */
+/**
+ * Applies changes and moves the task to the front of the change order, if the task is in the state
+ * `from` (live: not deleted; deleted), so that a state change happens once however many requests
+ * race for it. Returns the new seq, or null when the task was not in that state.
+ */
 export async function updateTask(
   db: Kysely<DB>,
   dialect: Dialect,
   workspaceId: string,
   id: string,
+  from: 'live' | 'deleted',
   changes: Partial<Omit<TaskRow, 'seq'>>,
-): Promise<number> {
-  const { seq } = await db
+): Promise<number | null> {
+  const row = await db
     .updateTable('tasks')
     .set({ ...changes, seq: nextSeq(dialect, 'tasks') })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
+    .where('deleted_at', from === 'live' ? 'is' : 'is not', null)
     .returning('seq')
-    .executeTakeFirstOrThrow();
-  return Number(seq);
+    .executeTakeFirst();
+  return row ? Number(row.seq) : null;
 }
 
+/**
+ * A task by id or publicId. `forUpdate` (PostgreSQL; SQLite's transactions already hold the write
+ * lock) locks the row until the transaction ends, so the change is computed from the row as it is.
+ */
 export function findTask(
   db: Kysely<DB>,
   workspaceId: string,
   ref: { id: string } | { publicId: number },
+  forUpdate = false,
 ): Promise<TaskRow | undefined> {
   let q = db.selectFrom('tasks as t').select(COLUMNS).where('t.workspace_id', '=', workspaceId);
   q = 'id' in ref ? q.where('t.id', '=', ref.id) : q.where('t.public_id', '=', ref.publicId);
-  return q.executeTakeFirst();
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** PostgreSQL: locks these tasks in id order (a batch takes its locks up front, in one order). */
+export async function lockTasks(
+  db: Kysely<DB>,
+  workspaceId: string,
+  refs: ({ id: string } | { publicId: number })[],
+): Promise<void> {
+  const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
+  const publicIds = refs.flatMap((r) => ('publicId' in r ? [r.publicId] : []));
+  if (ids.length + publicIds.length === 0) return;
+  await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+        ...(publicIds.length > 0 ? [eb('public_id', 'in', publicIds)] : []),
+      ]),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 export function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {

@@ -53,6 +53,7 @@ export default async function taskRoutes(app: App): Promise<void> {
   app.post(
     '/v1/tasks/batch',
     {
+      config: { entries: 'tasks' },
       schema: {
         tags,
         operationId: 'batchUpsertTasks',
@@ -64,7 +65,7 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const p = parsePresentation(request.query, TASK_EXPANSIONS);
-      return runBatch(database, auth(request), request.body.tasks, (ctx, saved) =>
+      return runBatch(database, auth(request), request.body.tasks, request.log, (ctx, saved) =>
         presentTasks(
           ctx,
           saved.map((s) => s.row),

@@ -5,7 +5,7 @@ import { addToCounter, nextValues } from '../../db/counters.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
-import { isUuid } from '../../http/ids.ts';
+import { numberRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
@@ -25,16 +25,15 @@ import { taskFacts, taskVisibility } from './visibility.ts';
 export const TASK_COUNTER = 'task';
 export const DELETED_COUNTER = 'tasks.deleted';
 
-/** A path or body id: a UUID, or a task's integer publicId. */
-function refOf(ref: string): { id: string } | { publicId: number } | null {
-  if (isUuid(ref)) return { id: ref.toLowerCase() };
-  return /^\d{1,15}$/.test(ref) ? { publicId: Number(ref) } : null;
-}
-
-/** A task the caller may see, deleted or not; anything else is 404. */
-export async function loadVisibleTask(ctx: Context, ref: string): Promise<TaskRow> {
-  const parsed = refOf(ref);
-  const row = parsed ? await repo.findTask(ctx.db, ctx.workspace.id, parsed) : undefined;
+/**
+ * A task the caller may see, deleted or not; anything else is 404. `forChange` locks the row on
+ * PostgreSQL until the transaction ends (every read-modify-write loads this way), so concurrent
+ * changes queue and each computes its change, and the index entry, from the row as committed.
+ */
+export async function loadVisibleTask(ctx: Context, ref: string, forChange = false): Promise<TaskRow> {
+  const parsed = numberRef(ref);
+  const lock = forChange && ctx.dialect === 'postgres';
+  const row = parsed ? await repo.findTask(ctx.db, ctx.workspace.id, parsed, lock) : undefined;
   if (!row || !(await taskVisibility(ctx)).sees(taskFacts(row))) throw notFound('Task');
   return row;
 }
@@ -157,9 +156,11 @@ export async function upsertTask(
   return { row, created: true };
 }
 
+const DELETED = () => new AppError('deleted', 'This task is deleted; restore it first');
+
 async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: string): Promise<SavedTask> {
-  const current = await loadVisibleTask(ctx, ref);
-  if (current.deleted_at !== null) throw new AppError('deleted', 'This task is deleted; restore it first');
+  const current = await loadVisibleTask(ctx, ref, true);
+  if (current.deleted_at !== null) throw DELETED();
   const changes: Partial<TaskRow> = { updated_at: at };
   if (body.name !== undefined) changes.name = body.name.trim();
   if (body.description !== undefined) {
@@ -197,7 +198,8 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   }
   if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
 
-  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
+  if (seq === null) throw DELETED();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
   await recordEvent(ctx, 'task.updated', row.id, at);
@@ -206,22 +208,26 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
 
 /** DELETE /v1/tasks/{id}: soft delete; deleting a deleted task changes nothing. */
 export async function deleteTask(ctx: Context, ref: string): Promise<void> {
-  const current = await loadVisibleTask(ctx, ref);
+  const current = await loadVisibleTask(ctx, ref, true);
   if (current.deleted_at !== null) return;
   const at = now();
   const changes = { deleted_at: at, updated_at: at };
-  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  // Only a real change moves the counter and writes the event (a racing delete finds it done).
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
+  if (seq === null) return;
   await TASK_INDEX.write(ctx, { ...current, ...changes, seq }, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, 1);
   await recordEvent(ctx, 'task.deleted', current.id, at);
 }
 
 export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
-  const current = await loadVisibleTask(ctx, ref);
-  if (current.deleted_at === null) throw new AppError('not_deleted', 'This task is not deleted');
+  const notDeleted = () => new AppError('not_deleted', 'This task is not deleted');
+  const current = await loadVisibleTask(ctx, ref, true);
+  if (current.deleted_at === null) throw notDeleted();
   const at = now();
   const changes = { deleted_at: null, updated_at: at };
-  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, changes);
+  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'deleted', changes);
+  if (seq === null) throw notDeleted();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, -1);

@@ -71,6 +71,17 @@ export function sharingGroupsWith(workspaceId: string, userId: string): Conditio
     where mine.workspace_id = ${workspaceId} and mine.user_id = ${userId}))`;
 }
 
+/** The workspace's owners; `forUpdate` (PostgreSQL) locks their rows until the transaction ends. */
+export async function ownerIds(db: Kysely<DB>, workspaceId: string, forUpdate: boolean): Promise<string[]> {
+  const q = db
+    .selectFrom('users')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', 'owner')
+    .orderBy('id');
+  return (await (forUpdate ? q.forUpdate() : q).execute()).map((r) => r.id);
+}
+
 export async function touchUser(db: Kysely<DB>, workspaceId: string, id: string, at: string): Promise<void> {
   await db
     .updateTable('users')

@@ -6,6 +6,7 @@ import { listPage } from '../../db/listing.ts';
 import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { uuidRef } from '../../http/ids.ts';
 import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
 import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -55,7 +56,8 @@ export async function updateUser(
   id: string,
   change: { name?: string; email?: string; role?: WorkspaceRole },
 ): Promise<UserRow> {
-  const current = await repo.findUser(ctx.db, ctx.workspace.id, id.toLowerCase());
+  const userId = uuidRef(id);
+  const current = userId ? await repo.findUser(ctx.db, ctx.workspace.id, userId) : undefined;
   if (!current) throw notFound('User');
   if (!canUpdateUser(ctx.actor, current, change)) {
     throw forbidden('Only owners and admins change other people, and only owners change owners');
@@ -63,6 +65,9 @@ export async function updateUser(
   const changes: Partial<UserRow> = { updated_at: now() };
   if (change.name !== undefined) changes.name = change.name.trim();
   if (change.role !== undefined) changes.role = change.role;
+  if (current.role === 'owner' && change.role !== undefined && change.role !== 'owner') {
+    await keepAnOwner(ctx);
+  }
   if (change.email !== undefined) {
     const email = normalizeEmail(change.email);
     const taken = await repo.findUserByEmail(ctx.db, ctx.workspace.id, email);
@@ -74,6 +79,21 @@ export async function updateUser(
   const row = { ...current, ...changes };
   if (changes.name !== undefined) await INDEX.write(ctx, row);
   return row;
+}
+
+/**
+ * A workspace always keeps an owner: only an owner can repair roles, so demoting the last one would
+ * lock everyone out of that for good. On PostgreSQL the owners' rows are locked while counting, so two
+ * owners demoting each other at once cannot both succeed.
+ */
+async function keepAnOwner(ctx: Context): Promise<void> {
+  const owners = await repo.ownerIds(ctx.db, ctx.workspace.id, ctx.dialect === 'postgres');
+  if (owners.length <= 1) {
+    throw new AppError(
+      'conflict',
+      "The workspace's last owner cannot stop being an owner; make another owner first",
+    );
+  }
 }
 
 export async function createUser(ctx: Context, input: NewUser): Promise<UserRow> {
