@@ -94,8 +94,9 @@ export interface TsvectorProvider extends Provider {
 }
 
 /**
- * A condition on `alias` (a row of target.table): with `all`, every field query matches; with `any`,
- * at least one does. Queries must be non-empty.
+ * The database's search. Each provider's `matches` is a condition on `alias` (a row of target.table):
+ * with `all`, every field query matches; with `any`, at least one does; queries must be non-empty.
+ * Narrow on `kind` before asking `matches` of a tagged target: only PostgreSQL's takes one.
  */
 export type SearchProvider = Fts5Provider | TsvectorProvider;
 

@@ -308,3 +308,37 @@ describe('privacy and tenancy', () => {
     );
   });
 });
+
+describe('events', () => {
+  test('every team and area change records its event in the outbox', async () => {
+    const typesOf = async (id: string) =>
+      (
+        await f.database.db
+          .selectFrom('events')
+          .select(['type', 'actor_id'])
+          .where('workspace_id', '=', f.ws.workspace.id)
+          .where('entity_id', '=', id)
+          .orderBy('created_at')
+          .orderBy('type') // created sorts before updated within one millisecond
+          .execute()
+      ).map((e) => [e.type, e.actor_id]);
+    const me = f.ws.user.id;
+    const team = (await f.owner.post('/v1/teams', { name: 'Evented team' })).body;
+    await f.owner.post('/v1/teams', { id: team.id, color: '#123456' });
+    await f.owner.post(`/v1/teams/${team.id}/archive`);
+    await f.owner.post(`/v1/teams/${team.id}/archive`); // already archived: no change, no event
+    await f.owner.post(`/v1/teams/${team.id}/unarchive`);
+    assert.deepEqual(await typesOf(team.id), [
+      ['team.created', me],
+      ['team.updated', me],
+      ['team.updated', me],
+      ['team.updated', me],
+    ]);
+    const area = (await f.owner.post('/v1/areas', { name: 'Evented area' })).body;
+    await f.owner.post('/v1/areas', { id: area.id, description: 'Now described' });
+    assert.deepEqual(await typesOf(area.id), [
+      ['area.created', me],
+      ['area.updated', me],
+    ]);
+  });
+});
