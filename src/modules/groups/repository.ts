@@ -87,24 +87,6 @@ export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string
     .execute();
 }
 
-/** Archives (`archived`: true) or unarchives a group if it is not already so; false when it was. */
-export async function setArchived(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  archived: boolean,
-  at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('groups')
-    .set({ archived_at: archived ? at : null, updated_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('archived_at', archived ? 'is' : 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 export async function publicIdTaken(db: Kysely<DB>, workspaceId: string, publicId: string, except?: string) {
   let q = db
     .selectFrom('groups')

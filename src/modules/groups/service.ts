@@ -6,6 +6,7 @@ import type { PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { setArchived } from '../../db/state.ts';
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
@@ -305,7 +306,7 @@ export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): 
   if (row.archived_at !== null) return row; // archiving twice changes nothing
   const at = now();
   // Conditional on the current state: two archives at once archive (and tell) once.
-  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, row.id, true, at))) return row;
+  if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, true, at))) return row;
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, archived_at: at, updated_at: at };
 }
@@ -315,7 +316,7 @@ export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string)
   const notArchived = () => new AppError('not_archived', `This ${kind} is not archived`);
   if (row.archived_at === null) throw notArchived();
   const at = now();
-  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, row.id, false, at))) throw notArchived();
+  if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, false, at))) throw notArchived();
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, archived_at: null, updated_at: at };
 }

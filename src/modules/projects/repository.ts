@@ -58,24 +58,6 @@ export function findProject(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
-/** Archives (`archived`: true) or unarchives a project if it is not already so; false when it was. */
-export async function setArchived(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  archived: boolean,
-  at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('projects')
-    .set({ archived_at: archived ? at : null, updated_at: at })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('archived_at', archived ? 'is' : 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 export function findProjects(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<ProjectRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db

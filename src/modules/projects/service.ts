@@ -7,6 +7,7 @@ import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
 import { distinctWords, words } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { setArchived } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -212,7 +213,7 @@ export async function archiveProject(ctx: Context, ref: string): Promise<LoadedP
   if (current.row.archived_at !== null) return current;
   const at = now();
   // Conditional on the current state: archiving twice at once archives (and tells) once.
-  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, current.row.id, true, at))) return current;
+  if (!(await setArchived(ctx.db, 'projects', ctx.workspace.id, current.row.id, true, at))) return current;
   await recordEvent(ctx, 'project.archived', current.row.id, at);
   return { ...current, row: { ...current.row, archived_at: at, updated_at: at } };
 }
@@ -222,7 +223,8 @@ export async function unarchiveProject(ctx: Context, ref: string): Promise<Loade
   const current = await loadChangeableProject(ctx, ref);
   if (current.row.archived_at === null) throw notArchived();
   const at = now();
-  if (!(await repo.setArchived(ctx.db, ctx.workspace.id, current.row.id, false, at))) throw notArchived();
+  if (!(await setArchived(ctx.db, 'projects', ctx.workspace.id, current.row.id, false, at)))
+    throw notArchived();
   await recordEvent(ctx, 'project.unarchived', current.row.id, at);
   return { ...current, row: { ...current.row, archived_at: null, updated_at: at } };
 }
