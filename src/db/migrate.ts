@@ -6,6 +6,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { Database, Dialect } from './index.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as projectsTasks from './migrations/0002_projects_tasks.ts';
+import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -13,6 +14,7 @@ type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 const MIGRATIONS: Record<string, { up: Up }> = {
   '0001_foundation': foundation,
   '0002_projects_tasks': projectsTasks,
+  '0003_live_task_lists': liveTaskLists,
 };
 
 class Provider implements MigrationProvider {

@@ -144,13 +144,16 @@ export async function seed(database: Database, ctxBase: Auth, options: SeedOptio
     }
     return 'backlog';
   };
+  const projectRank = zipf(rand, projectTeams.length);
   const base = Date.now() - 365 * DAY;
   const step = (365 * DAY) / Math.max(n, 1);
   for (let start = 0; start < n; start += TASKS_PER_TRANSACTION) {
     const batch: GeneratedTask[] = [];
     for (let i = start; i < Math.min(n, start + TASKS_PER_TRANSACTION); i++) {
+      // Project sizes are skewed as in real workspaces: a few big projects (the largest about 4 % of
+      // all tasks, the second 2 %), a long tail of small ones. The bench lists the big ones.
       const inProject = rand() < 0.4;
-      const project = inProject ? pick(projectTeams) : undefined;
+      const project = inProject ? projectTeams[projectRank()] : undefined;
       const team = teams[project ? project.team : Math.floor(rand() * teamCount)]!;
       const s = stage();
       const text = phrase(10, 30);
