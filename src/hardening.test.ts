@@ -211,6 +211,12 @@ describe('11. ids are case-insensitive everywhere', () => {
     });
     assert.equal(task.teamId, eng.id);
     assert.equal(task.assignedToId, f.ws.user.id);
+    const project = await f.owner.post('/v1/projects?expand=none', {
+      name: 'Upper project',
+      teamId: eng.id.toUpperCase(),
+    });
+    assert.equal(project.status, 201, JSON.stringify(project.body));
+    assert.deepEqual(project.body.teamIds, [eng.id]);
     const found = await f.owner.get(`/v1/tasks/search?expand=none&teamId=${eng.id.toUpperCase()}&name=upper`);
     assert.equal(found.body.total, 1);
   });

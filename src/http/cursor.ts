@@ -68,7 +68,7 @@ export interface Page<T> {
 }
 
 /** Cuts the `fetchSize(limit)` rows a query fetched into a page, with the cursor after its last row. */
-export function toPage<R>(
+function toPage<R>(
   rows: R[],
   limit: number,
   cursors: Cursors,

@@ -89,15 +89,15 @@ export function StringEnum<const T extends readonly string[]>(
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-export const VISIBILITIES = ['workspace', 'private'] as const;
+const VISIBILITIES = ['workspace', 'private'] as const;
 export const Visibility = StringEnum(VISIBILITIES);
-export const PRIVACIES = ['workspace', 'private'] as const;
+const PRIVACIES = ['workspace', 'private'] as const;
 export const Privacy = StringEnum(PRIVACIES);
 export const STAGES = ['backlog', 'unstarted', 'started', 'completed', 'canceled'] as const;
 export const Stage = StringEnum(STAGES);
-export const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
+const WORKSPACE_ROLES = ['owner', 'admin', 'member', 'guest'] as const;
 export const WorkspaceRole = StringEnum(WORKSPACE_ROLES);
-export const MEMBER_ROLES = ['owner', 'member'] as const;
+const MEMBER_ROLES = ['owner', 'member'] as const;
 export const MemberRole = StringEnum(MEMBER_ROLES);
 export const MatchModeQuery = Type.Optional(
   StringEnum(['all', 'any'] as const, {

@@ -24,11 +24,7 @@ export type ProjectExpansion = (typeof PROJECT_EXPANSIONS)[number];
 export const ProjectUpsertBody = UpsertBody(
   {
     name: Name,
-    teamId: Type.Unsafe<string>({
-      type: 'string',
-      format: 'uuid',
-      description: 'Required on create unless teamIds is given',
-    }),
+    teamId: Type.Unsafe<string>({ ...Uuid, description: 'Required on create unless teamIds is given' }),
     teamIds: Type.Array(Uuid, { minItems: 1, maxItems: 50, description: 'Every team of the project' }),
     ownerId: Nullable(Uuid),
     statusId: Uuid,

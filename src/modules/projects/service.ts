@@ -197,7 +197,7 @@ async function updateProject(
     );
     // The caller's list replaces only the teams it sees: teams hidden from it stay, after them.
     const seen = await groups.groupVisibility(ctx);
-    const hidden = current.teamIds.filter((id) => !seen.visible.has(id) && !visible.includes(id));
+    const hidden = current.teamIds.filter((id) => !seen.visible.has(id));
     teamIds = [...visible, ...hidden];
     await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);
   }

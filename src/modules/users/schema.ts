@@ -34,7 +34,7 @@ export const UserUpsertBody = UpsertBody(
   { name: Name, email: Type.String({ format: 'email', maxLength: 320 }), role: Role },
   ['name', 'email'],
   {
-    id: Type.String({ format: 'uuid', description: 'Update this user' }),
+    id: Type.Unsafe<string>({ ...Uuid, description: 'Update this user' }),
     examples: [
       { name: 'Ben', email: 'ben@acme.test', role: 'member' },
       { id: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', role: 'admin' },
