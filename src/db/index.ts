@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { prepareStatements } from './pg-statements.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
 import type { DB } from './types.ts';
@@ -72,6 +73,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     // options; the SET is queued ahead of the client's first query.
     pool.on('connect', (client) => {
       client.query("set time zone 'UTC'").catch(() => {});
+      prepareStatements(client);
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});

@@ -20,6 +20,7 @@ import type {
   Fts5Provider,
   MatchMode,
   PlainTarget,
+  SearchColumns,
   SearchTarget,
   TaggedRow,
   TaggedTarget,
@@ -40,6 +41,11 @@ function fieldExpression(q: FieldQuery, prefix = ''): string {
 
 export class Fts5Search implements Fts5Provider {
   readonly kind = 'fts5';
+
+  /** The index is its own table: the row holds nothing of it. */
+  rowColumns(): SearchColumns {
+    return {};
+  }
 
   write(db: Kysely<DB>, target: PlainTarget, entry: Entry): Promise<void>;
   write(db: Kysely<DB>, target: TaggedTarget, entry: Entry<TaggedRow>): Promise<void>;

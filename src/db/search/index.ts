@@ -29,7 +29,9 @@ export interface PlainTarget extends Target {
 /**
  * A table built for a million rows (tasks). On SQLite its words are prefixed with the workspace code
  * and its FTS5 table has a `tags` column of filter tokens, so it is searched with the tagged query
- * (fts5.ts) and never with `matches`; on PostgreSQL it is a tsvector column like any other.
+ * (fts5.ts) and never with `matches`. On PostgreSQL its tsvector columns are set by the row's own
+ * INSERT or UPDATE (`TaggedSearchIndex.columns`): a second UPDATE for the index would write every
+ * row twice, with a dead version and a second entry in each of the table's indexes.
  */
 export interface TaggedTarget extends Target {
   tagged: true;
@@ -72,7 +74,12 @@ export interface Entry<Row extends IndexedRow = IndexedRow> {
   texts: Record<string, string | null>;
 }
 
+/** Values for the row's own INSERT or UPDATE that hold (part of) its index entry, by column name. */
+export type SearchColumns = Record<string, RawBuilder<unknown>>;
+
 interface Provider {
+  /** What a tagged target's row stores of its index entry (PostgreSQL: its tsvectors; SQLite: nothing). */
+  rowColumns(target: TaggedTarget, texts: Record<string, string | null>): SearchColumns;
   /** Replaces the indexed text of one row, for every field of the target. */
   write(db: Kysely<DB>, target: PlainTarget, entry: Entry): Promise<void>;
   write(db: Kysely<DB>, target: TaggedTarget, entry: Entry<TaggedRow>): Promise<void>;
@@ -150,12 +157,21 @@ export function plainIndex<R extends { seq: number; workspace_id: string; id: st
   };
 }
 
+/**
+ * A tagged index's writes come in two parts: `columns`, which the row's INSERT, or an UPDATE that
+ * changes its texts, must set; and `write`/`writeNew` after it, for what lives outside the row.
+ */
+export interface TaggedSearchIndex<R> extends SearchIndex<R, TaggedIndexContext> {
+  /** The row needs no seq yet: its INSERT makes one. */
+  columns(ctx: IndexContext, row: Omit<R, 'seq'>): SearchColumns;
+}
+
 /** A tagged target's index: each row's texts and its filter tags. */
 export function taggedIndex<R extends { seq: number; workspace_id: string; id: string }>(
   target: TaggedTarget,
-  texts: (row: R) => Record<string, string | null>,
+  texts: (row: Omit<R, 'seq'>) => Record<string, string | null>,
   tags: (row: R) => string[],
-): SearchIndex<R, TaggedIndexContext> {
+): TaggedSearchIndex<R> {
   const entry = (ctx: TaggedIndexContext, row: R, previousSeq?: number): Entry<TaggedRow> => ({
     row: {
       seq: row.seq,
@@ -168,6 +184,7 @@ export function taggedIndex<R extends { seq: number; workspace_id: string; id: s
     texts: texts(row),
   });
   return {
+    columns: (ctx, row) => ctx.search.rowColumns(target, texts(row)),
     write: (ctx, row, previousSeq) => ctx.search.write(ctx.db, target, entry(ctx, row, previousSeq)),
     writeNew: (ctx, rows) =>
       ctx.search.writeNew(

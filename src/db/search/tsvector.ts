@@ -5,7 +5,15 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
-import type { Entry, FieldQuery, MatchMode, SearchTarget, TsvectorProvider } from './index.ts';
+import type {
+  Entry,
+  FieldQuery,
+  MatchMode,
+  SearchColumns,
+  SearchTarget,
+  TaggedTarget,
+  TsvectorProvider,
+} from './index.ts';
 
 export function tsquery(words: string[]): string {
   return words.map((w) => `'${w}':*`).join(' & ');
@@ -14,7 +22,15 @@ export function tsquery(words: string[]): string {
 export class TsvectorSearch implements TsvectorProvider {
   readonly kind = 'tsvector';
 
+  rowColumns(target: TaggedTarget, texts: Record<string, string | null>): SearchColumns {
+    return Object.fromEntries(
+      target.fields.map((f) => [`${f}_tsv`, sql`array_to_tsvector(${distinctWords(texts[f])}::text[])`]),
+    );
+  }
+
+  // A tagged target's row already holds its vectors (rowColumns, set by its own INSERT or UPDATE).
   async write(db: Kysely<DB>, target: SearchTarget, { row, texts }: Entry): Promise<void> {
+    if (target.tagged) return;
     const sets = target.fields.map(
       (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${distinctWords(texts[f])}::text[])`,
     );
@@ -23,7 +39,7 @@ export class TsvectorSearch implements TsvectorProvider {
   }
 
   async writeNew(db: Kysely<DB>, target: SearchTarget, rows: Entry[]): Promise<void> {
-    if (rows.length === 0) return;
+    if (rows.length === 0 || target.tagged) return;
     const tuples = rows.map(
       ({ row, texts }) =>
         sql`(${row.id}, ${sql.join(target.fields.map((f) => sql`${distinctWords(texts[f])}::text[]`))})`,

@@ -12,6 +12,8 @@ export interface GroupVisibility {
   /** The caller sees every group of the workspace (owners, admins, or no group hidden from them). */
   all: boolean;
   visible: Set<string>;
+  /** The visible groups that are teams (not areas): what a task's or project's teamId may name. */
+  visibleTeams: Set<string>;
   /** Groups hidden from the caller: few in practice, which is what the task search excludes. */
   invisible: string[];
 }
@@ -24,12 +26,15 @@ export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
   const rows = await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id);
   const visible = new Set<string>();
+  const visibleTeams = new Set<string>();
   const invisible: string[] = [];
   for (const r of rows) {
-    if (canSeeGroup(ctx.actor, { privacy: r.privacy }, r.role ?? null)) visible.add(r.id);
-    else invisible.push(r.id);
+    if (canSeeGroup(ctx.actor, { privacy: r.privacy }, r.role ?? null)) {
+      visible.add(r.id);
+      if (r.kind === 'team') visibleTeams.add(r.id);
+    } else invisible.push(r.id);
   }
-  return { all: invisible.length === 0, visible, invisible };
+  return { all: invisible.length === 0, visible, visibleTeams, invisible };
 }
 
 /** The caller's group rule (db/listing.ts): the policy check and its SQL form on alias g. */
@@ -52,13 +57,8 @@ export function groupsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[
 
 /** Those of `ids` that are teams (not areas) the caller sees: for team references in bodies. */
 export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<string>> {
-  const visibility = await groupVisibility(ctx);
-  const teams = await perRequest(
-    ctx,
-    'groups.teams',
-    async () => new Set(await repo.teamIds(ctx.db, ctx.workspace.id)),
-  );
-  return new Set(ids.filter((id) => teams.has(id) && visibility.visible.has(id)));
+  const { visibleTeams } = await groupVisibility(ctx);
+  return new Set(ids.filter((id) => visibleTeams.has(id)));
 }
 
 /**

@@ -256,7 +256,7 @@ export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId
         .onRef('m.group_id', '=', 'g.id')
         .on('m.user_id', '=', userId),
     )
-    .select(['g.id', 'g.privacy', 'm.role'])
+    .select(['g.id', 'g.kind', 'g.privacy', 'm.role'])
     .where('g.workspace_id', '=', workspaceId)
     .execute();
 }

@@ -54,13 +54,12 @@ async function loadChangeableProject(ctx: Context, ref: string): Promise<LoadedP
 
 /** The visible projects among ids (for task expansions and references). */
 export async function visibleProjects(ctx: Context, ids: string[]): Promise<Map<string, ProjectRow>> {
-  const rows = await repo.findProjects(ctx.db, ctx.workspace.id, [...new Set(ids)]);
-  const teams = await repo.teamsOf(
-    ctx.db,
-    ctx.workspace.id,
-    rows.map((r) => r.id),
-  );
-  const rule = await projectVisibility(ctx);
+  const unique = [...new Set(ids)];
+  const [rows, teams, rule] = await Promise.all([
+    repo.findProjects(ctx.db, ctx.workspace.id, unique),
+    repo.teamsOf(ctx.db, ctx.workspace.id, unique),
+    projectVisibility(ctx),
+  ]);
   return new Map(rows.filter((r) => rule.sees(teams.get(r.id) ?? [])).map((r) => [r.id, r]));
 }
 

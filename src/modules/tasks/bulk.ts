@@ -58,7 +58,10 @@ export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Pro
       updated_at: t.at,
       deleted_at: t.deleted ? t.at : null,
     }));
-    await repo.insertTasks(ctx.db, rows);
+    await repo.insertTasks(
+      ctx.db,
+      rows.map((row) => ({ ...row, index: repo.TASK_INDEX.columns(ctx, row) })),
+    );
     await repo.insertLabelLinks(
       ctx.db,
       rows.flatMap((row, i) =>

@@ -17,41 +17,46 @@ export async function presentTasks(
   rows: TaskRow[],
   { expand, includeMarkdown }: TaskPresentation,
 ): Promise<Task[]> {
-  const labels = await labelsOf(
-    ctx,
-    rows.map((r) => r.id),
-  );
-  const statuses = expand.has('status')
-    ? byId(
-        await groups.statusesByIds(
+  // Independent lookups, run together: on PostgreSQL outside a transaction each takes its own
+  // connection, so a page costs one round trip of waiting rather than five.
+  const has = (e: TaskExpansion) => expand.has(e);
+  const [labels, statuses, teams, visibleProjects, assignees] = await Promise.all([
+    labelsOf(
+      ctx,
+      rows.map((r) => r.id),
+    ),
+    has('status')
+      ? groups
+          .statusesByIds(
+            ctx,
+            rows.map((r) => r.status_id),
+          )
+          .then(byId)
+      : undefined,
+    has('team')
+      ? groups
+          .groupsByIds(
+            ctx,
+            rows.map((r) => r.group_id),
+          )
+          .then(byId)
+      : undefined,
+    // A task can sit in a project the caller cannot see: its expansion is then null.
+    has('project')
+      ? projects.visibleProjects(
           ctx,
-          rows.map((r) => r.status_id),
-        ),
-      )
-    : undefined;
-  const teams = expand.has('team')
-    ? byId(
-        await groups.groupsByIds(
-          ctx,
-          rows.map((r) => r.group_id),
-        ),
-      )
-    : undefined;
-  // A task can sit in a project the caller cannot see: its expansion is then null.
-  const visibleProjects = expand.has('project')
-    ? await projects.visibleProjects(
-        ctx,
-        rows.flatMap((r) => (r.project_id ? [r.project_id] : [])),
-      )
-    : undefined;
-  const assignees = expand.has('assignee')
-    ? byId(
-        await users.usersByIds(
-          ctx,
-          rows.flatMap((r) => (r.assigned_to_id ? [r.assigned_to_id] : [])),
-        ),
-      )
-    : undefined;
+          rows.flatMap((r) => (r.project_id ? [r.project_id] : [])),
+        )
+      : undefined,
+    has('assignee')
+      ? users
+          .usersByIds(
+            ctx,
+            rows.flatMap((r) => (r.assigned_to_id ? [r.assigned_to_id] : [])),
+          )
+          .then(byId)
+      : undefined,
+  ]);
 
   return rows.map((row) => {
     const out: Task = {

@@ -1,8 +1,8 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
-import { SEARCH_TARGETS, taggedIndex } from '../../db/search/index.ts';
+import { SEARCH_TARGETS, type SearchColumns, taggedIndex } from '../../db/search/index.ts';
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
@@ -50,13 +50,23 @@ export const TASK_INDEX = taggedIndex<TaskRow>(
   taskTags,
 );
 
-export async function insertTask(db: Kysely<DB>, row: Omit<TaskRow, 'seq'>): Promise<TaskRow> {
-  const { seq } = await db.insertInto('tasks').values(row).returning('seq').executeTakeFirstOrThrow();
-  return { ...row, seq: Number(seq) };
+// `index` is the row's part of its search index entry (TASK_INDEX.columns): set in the same statement.
+type Indexed<R> = R & { index: SearchColumns };
+const withIndex = <R>({ index, ...row }: Indexed<R>) =>
+  ({ ...row, ...index }) as unknown as Insertable<TasksTable>;
+
+export async function insertTask(db: Kysely<DB>, row: Indexed<Omit<TaskRow, 'seq'>>): Promise<TaskRow> {
+  const { seq } = await db
+    .insertInto('tasks')
+    .values(withIndex(row))
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  const { index: _, ...inserted } = row;
+  return { ...inserted, seq: Number(seq) };
 }
 
-export async function insertTasks(db: Kysely<DB>, rows: TaskRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('tasks').values(rows).execute();
+export async function insertTasks(db: Kysely<DB>, rows: Indexed<TaskRow>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('tasks').values(rows.map(withIndex)).execute();
 }
 
 export async function insertLabelLinks(
@@ -78,10 +88,11 @@ export async function updateTask(
   id: string,
   from: 'live' | 'deleted',
   changes: Partial<Omit<TaskRow, 'seq'>>,
+  index: SearchColumns = {},
 ): Promise<number | null> {
   const row = await db
     .updateTable('tasks')
-    .set({ ...changes, seq: nextSeq(dialect, 'tasks') })
+    .set({ ...changes, ...(index as Partial<TasksTable>), seq: nextSeq(dialect, 'tasks') })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .where('deleted_at', from === 'live' ? 'is' : 'is not', null)

@@ -42,10 +42,11 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const p = parsePresentation(request.query, TASK_EXPANSIONS);
-      const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
-        const { row, created } = await service.upsertTask(ctx, request.body);
-        return { created, out: (await presentTasks(ctx, [row], p))[0] };
-      });
+      const { row, created } = await inTransaction(database, auth(request), (ctx) =>
+        service.upsertTask(ctx, request.body),
+      );
+      // The row as written; its expansions are read after the commit, side by side (present.ts).
+      const [out] = await presentTasks(readContext(database, auth(request)), [row], p);
       return reply.code(created ? 201 : 200).send(out);
     },
   );
@@ -167,10 +168,10 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const p = parsePresentation(request.query, TASK_EXPANSIONS);
-      return inTransaction(database, auth(request), async (ctx) => {
-        const row = await service.restoreTask(ctx, request.params.id);
-        return (await presentTasks(ctx, [row], p))[0];
-      });
+      const row = await inTransaction(database, auth(request), (ctx) =>
+        service.restoreTask(ctx, request.params.id),
+      );
+      return (await presentTasks(readContext(database, auth(request)), [row], p))[0];
     },
   );
 }

@@ -33,8 +33,12 @@ export const DELETED_COUNTER = 'tasks.deleted';
 export async function loadVisibleTask(ctx: Context, ref: string, forChange = false): Promise<TaskRow> {
   const parsed = numberRef(ref);
   const lock = forChange && ctx.dialect === 'postgres';
-  const row = parsed ? await repo.findTask(ctx.db, ctx.workspace.id, parsed, lock) : undefined;
-  if (!row || !(await taskVisibility(ctx)).sees(taskFacts(row))) throw notFound('Task');
+  if (!parsed) throw notFound('Task');
+  const [row, rule] = await Promise.all([
+    repo.findTask(ctx.db, ctx.workspace.id, parsed, lock),
+    taskVisibility(ctx),
+  ]);
+  if (!row || !rule.sees(taskFacts(row))) throw notFound('Task');
   return row;
 }
 
@@ -82,6 +86,7 @@ async function chooseStatus(
 }
 
 async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): Promise<string[]> {
+  if (labelIds.length === 0) return [];
   const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
   const out = labelIds.map((id) => id.toLowerCase());
   const label = out.some((id) => !own.has(id)) ? await teamLabel(ctx, groupId) : '';
@@ -126,7 +131,7 @@ export async function upsertTask(
   const status = await chooseStatus(ctx, groupId, body.statusId, undefined);
   const labelIds = await checkLabels(ctx, groupId, body.labelIds ?? []);
   const description = body.description ? fromInput(body.description) : EMPTY;
-  const row = await repo.insertTask(ctx.db, {
+  const fields: Omit<TaskRow, 'seq'> = {
     workspace_id: ctx.workspace.id,
     id: newId,
     public_id: await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER),
@@ -146,7 +151,8 @@ export async function upsertTask(
     created_at: at,
     updated_at: at,
     deleted_at: null,
-  });
+  };
+  const row = await repo.insertTask(ctx.db, { ...fields, index: TASK_INDEX.columns(ctx, fields) });
   await repo.insertLabelLinks(
     ctx.db,
     labelIds.map((label_id) => ({ workspace_id: ctx.workspace.id, task_id: row.id, label_id })),
@@ -198,7 +204,17 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   }
   if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
 
-  const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
+  const textChanged = changes.name !== undefined || changes.description_html !== undefined;
+  const index = textChanged ? TASK_INDEX.columns(ctx, { ...current, ...changes }) : {};
+  const seq = await repo.updateTask(
+    ctx.db,
+    ctx.dialect,
+    ctx.workspace.id,
+    current.id,
+    'live',
+    changes,
+    index,
+  );
   if (seq === null) throw DELETED();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
