@@ -29,22 +29,30 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export async function recordEvent(
+export function recordEvent(ctx: Context, type: EventType, entityId: string, at: string): Promise<void> {
+  return recordEvents(ctx, type, [entityId], at);
+}
+
+/** One event of `type` per entity, in one statement (a batch's creates). */
+export async function recordEvents(
   ctx: Context,
   type: EventType,
-  entityId: string,
+  entityIds: string[],
   at: string,
 ): Promise<void> {
+  if (entityIds.length === 0) return;
   await ctx.db
     .insertInto('events')
-    .values({
-      workspace_id: ctx.workspace.id,
-      id: randomUUID(),
-      type,
-      entity_type: type.slice(0, type.indexOf('.')),
-      entity_id: entityId,
-      actor_id: ctx.actor.id,
-      created_at: at,
-    })
+    .values(
+      entityIds.map((entityId) => ({
+        workspace_id: ctx.workspace.id,
+        id: randomUUID(),
+        type,
+        entity_type: type.slice(0, type.indexOf('.')),
+        entity_id: entityId,
+        actor_id: ctx.actor.id,
+        created_at: at,
+      })),
+    )
     .execute();
 }

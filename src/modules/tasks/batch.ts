@@ -13,7 +13,7 @@ import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
 import { lockTasks } from './repository.ts';
 import { TaskUpsertBody } from './schema.ts';
-import { type SavedTask, upsertTask } from './service.ts';
+import { insertCreates, type PreparedCreate, prepareCreate, type SavedTask, upsertTask } from './service.ts';
 
 const validateEntry = bodyValidator(TaskUpsertBody, '');
 
@@ -49,6 +49,13 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
  *
  * On PostgreSQL the tasks the entries update are locked first, all at once and in id order, so two
  * batches touching the same tasks in different orders queue instead of deadlocking.
+ *
+ * Creates are checked one by one (reads only; a failed check is that entry's failure) and written
+ * together: each run of consecutive creates is one savepoint and a fixed number of statements, not a
+ * savepoint and several statements per entry. Should a run's writes fail all the same (a team's
+ * status removed since the check), the run is written again entry by entry, to find which one failed.
+ * Updates keep a savepoint each. A check that fails in a way nobody expected (not a 400-type error)
+ * may have broken the transaction on PostgreSQL, so the batch then starts over entry by entry.
  */
 export function runBatch<T>(
   database: Database,
@@ -69,36 +76,87 @@ export function runBatch<T>(
     const ref = errors.length === 0 && typeof id === 'string' ? numberRef(id) : null;
     return ref ? [ref] : [];
   });
-  return retrying(async () => {
+  const attempt = async (grouped: boolean): Promise<BatchResult<T>> => {
     const trx = await database.db.startTransaction().execute();
+    const ctx = contextOf(database, auth, trx);
     try {
       if (database.dialect === 'postgres') await lockTasks(trx, auth.workspace.id, refs);
       const saved: SavedTask[] = [];
       const failed: BatchFailure[] = [];
-      for (const [i, { entry, input, errors }] of checked.entries()) {
-        if (errors.length > 0) {
-          const error = errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
-          failed.push({ task: entry, error, code: 'validation_failed', index: i });
-          continue;
-        }
+      // One entry behind its own savepoint: what it wrote is undone if it fails.
+      const alone = async (i: number, write: (ctx: Context) => Promise<SavedTask>) => {
         const point = await trx.savepoint(`entry${i}`).execute();
         try {
-          saved.push(
-            await upsertTask(contextOf(database, auth, point), input as TaskUpsertBody, at, newIds[i]),
-          );
+          saved.push(await write(contextOf(database, auth, point)));
           await point.releaseSavepoint(`entry${i}`).execute();
         } catch (error) {
           if (isRetryable(error)) throw error;
           await point.rollbackToSavepoint(`entry${i}`).execute();
-          failed.push({ task: entry, ...failureOf(error, log), index: i });
+          failed.push({ task: checked[i]!.entry, ...failureOf(error, log), index: i });
+        }
+      };
+      let run: { i: number; create: PreparedCreate }[] = [];
+      const writeRun = async () => {
+        if (run.length === 0) return;
+        const creates = run;
+        run = [];
+        const point = await trx.savepoint('creates').execute();
+        try {
+          const rows = await insertCreates(
+            contextOf(database, auth, point),
+            creates.map((c) => c.create),
+          );
+          await point.releaseSavepoint('creates').execute();
+          for (const row of rows) saved.push({ row, created: true });
+        } catch (error) {
+          if (isRetryable(error)) throw error;
+          await point.rollbackToSavepoint('creates').execute();
+          for (const { i, create } of creates)
+            await alone(i, async (c) => ({ row: (await insertCreates(c, [create]))[0]!, created: true }));
+        }
+      };
+      for (const [i, { entry, input, errors }] of checked.entries()) {
+        const body = input as TaskUpsertBody;
+        if (errors.length > 0) {
+          const error = errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
+          failed.push({ task: entry, error, code: 'validation_failed', index: i });
+        } else if (grouped && body.id === undefined) {
+          try {
+            run.push({ i, create: await prepareCreate(ctx, body, at, newIds[i]!) });
+          } catch (error) {
+            if (!(error instanceof AppError)) throw new Ungrouped(error);
+            failed.push({ task: entry, ...failureOf(error, log), index: i });
+          }
+        } else {
+          await writeRun();
+          await alone(i, (c) => upsertTask(c, body, at, newIds[i]));
         }
       }
-      const succeeded = await present(contextOf(database, auth, trx), saved);
+      await writeRun();
+      // Failures in submission order, as the entries were given.
+      failed.sort((a, b) => a.index - b.index);
+      const succeeded = await present(ctx, saved);
       await trx.commit().execute();
       return { succeeded, failed };
     } catch (error) {
       await trx.rollback().execute();
       throw error;
     }
+  };
+  return retrying(async () => {
+    try {
+      return await attempt(true);
+    } catch (error) {
+      if (!(error instanceof Ungrouped)) throw error;
+      if (isRetryable(error.cause)) throw error.cause;
+      return attempt(false);
+    }
   });
+}
+
+/** A create's check failed unexpectedly: the batch runs again with a savepoint per entry. */
+class Ungrouped extends Error {
+  constructor(cause: unknown) {
+    super('batch check failed', { cause });
+  }
 }

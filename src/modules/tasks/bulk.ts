@@ -58,7 +58,7 @@ export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Pro
       updated_at: t.at,
       deleted_at: t.deleted ? t.at : null,
     }));
-    await repo.insertTasks(
+    await repo.insertSeeded(
       ctx.db,
       rows.map((row) => ({ ...row, index: repo.TASK_INDEX.columns(ctx, row) })),
     );

@@ -55,17 +55,19 @@ type Indexed<R> = R & { index: SearchColumns };
 const withIndex = <R>({ index, ...row }: Indexed<R>) =>
   ({ ...row, ...index }) as unknown as Insertable<TasksTable>;
 
-export async function insertTask(db: Kysely<DB>, row: Indexed<Omit<TaskRow, 'seq'>>): Promise<TaskRow> {
-  const { seq } = await db
-    .insertInto('tasks')
-    .values(withIndex(row))
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  const { index: _, ...inserted } = row;
-  return { ...inserted, seq: Number(seq) };
+/**
+ * Inserts rows in one statement, in order (so their seqs ascend in that order), and returns them with
+ * their seq.
+ */
+export async function insertTasks(db: Kysely<DB>, rows: Indexed<Omit<TaskRow, 'seq'>>[]): Promise<TaskRow[]> {
+  if (rows.length === 0) return [];
+  const made = await db.insertInto('tasks').values(rows.map(withIndex)).returning(['id', 'seq']).execute();
+  const seqs = new Map(made.map((r) => [r.id, Number(r.seq)]));
+  return rows.map(({ index: _, ...row }) => ({ ...row, seq: seqs.get(row.id)! }));
 }
 
-export async function insertTasks(db: Kysely<DB>, rows: Indexed<TaskRow>[]): Promise<void> {
+/** Inserts rows that already have their seq (`cairn seed` reserves them in bulk). */
+export async function insertSeeded(db: Kysely<DB>, rows: Indexed<TaskRow>[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('tasks').values(rows.map(withIndex)).execute();
 }
 

@@ -1,7 +1,8 @@
 // GET /v1/tasks/search and POST /v1/tasks/batch.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { problem, setup } from '../../test/helpers.ts';
+import { sql } from 'kysely';
+import { onPostgres, problem, setup } from '../../test/helpers.ts';
 
 const f = await setup();
 const eng = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
@@ -270,6 +271,60 @@ describe('POST /v1/tasks/batch', () => {
     assert.equal((await search('name=overflow')).total, before);
     const hundred = await f.owner.post('/v1/tasks/batch?expand=none', { tasks: many.slice(0, 100) });
     assert.equal(hundred.body.succeeded.length, 100);
+  });
+
+  test('a create that passes its checks but fails when written fails alone; the rest of its run is written', async () => {
+    // A trigger refuses one name: the run's one multi-row insert fails, and the run is written again
+    // entry by entry. The entry after the update starts a new run.
+    const refuse = onPostgres
+      ? [
+          sql`create function refuse_boom() returns trigger language plpgsql as
+              $$ begin if new.name = 'Boom' then raise exception 'refused'; end if; return new; end $$`,
+          sql`create trigger refuse_boom before insert on tasks for each row execute function refuse_boom()`,
+        ]
+      : [
+          sql`create trigger refuse_boom before insert on tasks when new.name = 'Boom'
+              begin select raise(abort, 'refused'); end`,
+        ];
+    for (const statement of refuse) await statement.execute(f.database.db);
+    try {
+      const entries = [
+        { name: 'Run one', teamId: eng.id },
+        { name: 'Boom', teamId: eng.id },
+        { name: 'Run two', teamId: eng.id },
+        { id: lunch.id, name: 'Order a bigger lunch' },
+        { name: 'Run three', teamId: ops.id },
+      ];
+      const res = await f.owner.post('/v1/tasks/batch?expand=none', { tasks: entries });
+      assert.equal(res.status, 200);
+      assert.deepEqual(
+        res.body.succeeded.map((t: { name: string }) => t.name),
+        ['Run one', 'Run two', 'Order a bigger lunch', 'Run three'],
+      );
+      assert.deepEqual(
+        res.body.failed.map((x: { task: unknown; code: string; index: number }) => [x.task, x.code, x.index]),
+        [[entries[1], 'internal', 1]],
+      );
+      const made = res.body.succeeded.filter((t: { name: string }) => t.name.startsWith('Run'));
+      const publicIds = made.map((t: { publicId: number }) => t.publicId);
+      assert.deepEqual(publicIds, [publicIds[0], publicIds[0] + 1, publicIds[0] + 2]);
+      assert.deepEqual(await ids('name=boom'), []);
+      assert.equal((await search('name=run')).total, 3);
+      const events = await f.database.db
+        .selectFrom('events')
+        .select('entity_id')
+        .where('type', '=', 'task.created')
+        .where(
+          'entity_id',
+          'in',
+          made.map((t: { id: string }) => t.id),
+        )
+        .execute();
+      assert.equal(events.length, 3);
+    } finally {
+      await sql`drop trigger refuse_boom${onPostgres ? sql` on tasks` : sql``}`.execute(f.database.db);
+      if (onPostgres) await sql`drop function refuse_boom()`.execute(f.database.db);
+    }
   });
 
   test('tasks created together come newest first by id', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
 import type { TaskStage } from '../../db/types.ts';
-import { recordEvent } from '../../events/outbox.ts';
+import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
@@ -119,6 +119,23 @@ export async function upsertTask(
   newId = randomUUID(),
 ): Promise<SavedTask> {
   if (body.id !== undefined) return updateTask(ctx, body.id, body, at);
+  const [row] = await insertCreates(ctx, [await prepareCreate(ctx, body, at, newId)]);
+  return { row: row!, created: true };
+}
+
+/** A create that passed every check, ready to write (its publicId and seq come with the insert). */
+export interface PreparedCreate {
+  fields: Omit<TaskRow, 'seq' | 'public_id'>;
+  labelIds: string[];
+}
+
+/** Checks a create and works out its row. Reads only, so a batch can check many before writing any. */
+export async function prepareCreate(
+  ctx: Context,
+  body: TaskUpsertBody,
+  at: string,
+  newId: string,
+): Promise<PreparedCreate> {
   if (body.name === undefined) throw invalid('name', 'is required when creating');
   const projectId = body.projectId ? await checkProject(ctx, body.projectId) : null;
   let groupId: string;
@@ -131,10 +148,9 @@ export async function upsertTask(
   const status = await chooseStatus(ctx, groupId, body.statusId, undefined);
   const labelIds = await checkLabels(ctx, groupId, body.labelIds ?? []);
   const description = body.description ? fromInput(body.description) : EMPTY;
-  const fields: Omit<TaskRow, 'seq'> = {
+  const fields: PreparedCreate['fields'] = {
     workspace_id: ctx.workspace.id,
     id: newId,
-    public_id: await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER),
     name: body.name.trim(),
     description_html: description.html,
     description_markdown: description.markdown,
@@ -152,14 +168,37 @@ export async function upsertTask(
     updated_at: at,
     deleted_at: null,
   };
-  const row = await repo.insertTask(ctx.db, { ...fields, index: TASK_INDEX.columns(ctx, fields) });
+  return { fields, labelIds };
+}
+
+/**
+ * Writes checked creates, in order, with a fixed number of statements however many there are: the
+ * publicIds, the rows (with their index columns), their labels, the rest of the index, the events.
+ */
+export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Promise<TaskRow[]> {
+  if (creates.length === 0) return [];
+  const first = await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER, creates.length);
+  const rows = await repo.insertTasks(
+    ctx.db,
+    creates.map(({ fields }, i) => {
+      const row = { ...fields, public_id: first + i };
+      return { ...row, index: TASK_INDEX.columns(ctx, row) };
+    }),
+  );
   await repo.insertLabelLinks(
     ctx.db,
-    labelIds.map((label_id) => ({ workspace_id: ctx.workspace.id, task_id: row.id, label_id })),
+    creates.flatMap(({ fields, labelIds }) =>
+      labelIds.map((label_id) => ({ workspace_id: ctx.workspace.id, task_id: fields.id, label_id })),
+    ),
   );
-  await TASK_INDEX.writeNew(ctx, [row]);
-  await recordEvent(ctx, 'task.created', row.id, at);
-  return { row, created: true };
+  await TASK_INDEX.writeNew(ctx, rows);
+  await recordEvents(
+    ctx,
+    'task.created',
+    rows.map((r) => r.id),
+    creates[0]!.fields.created_at,
+  );
+  return rows;
 }
 
 const DELETED = () => new AppError('deleted', 'This task is deleted; restore it first');
