@@ -7,6 +7,7 @@ import type { Database, Dialect } from './index.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as projectsTasks from './migrations/0002_projects_tasks.ts';
 import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
+import * as taskCounts from './migrations/0004_task_counts.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0001_foundation': foundation,
   '0002_projects_tasks': projectsTasks,
   '0003_live_task_lists': liveTaskLists,
+  '0004_task_counts': taskCounts,
 };
 
 class Provider implements MigrationProvider {

@@ -6,6 +6,7 @@ import type { Context } from '../../context.ts';
 import { addToCounter, nextValues } from '../../db/counters.ts';
 import { reserveSeqs } from '../../db/sequences.ts';
 import type { Visibility } from '../../db/types.ts';
+import { moveCounts } from './counts.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
@@ -73,5 +74,9 @@ export async function insertGenerated(ctx: Context, tasks: GeneratedTask[]): Pro
       ),
     );
     await repo.TASK_INDEX.writeNew(ctx, rows);
+    await moveCounts(
+      ctx,
+      rows.map((after) => ({ before: null, after })),
+    );
   }
 }

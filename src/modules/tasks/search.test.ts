@@ -341,3 +341,61 @@ describe('POST /v1/tasks/batch', () => {
     );
   });
 });
+
+describe('totals of lists by team and by project (counters)', () => {
+  test('stay equal to the number of tasks a walk finds through creates, moves, deletes and restores', async () => {
+    const dock = (await f.owner.post('/v1/projects', { name: 'Dock', teamId: ops.id })).body;
+    const made = (
+      await f.owner.post('/v1/tasks/batch?expand=none', {
+        tasks: [
+          ...Array.from({ length: 5 }, (_, i) => ({
+            name: `Counted ${i}`,
+            teamId: eng.id,
+            projectId: rocket.id,
+          })),
+          ...Array.from({ length: 3 }, (_, i) => ({ name: `Counted ops ${i}`, teamId: ops.id })),
+        ],
+      })
+    ).body.succeeded as { id: string }[];
+    const walk = async (qs: string, as = f.owner) => {
+      let n = 0;
+      let cursor = '';
+      for (;;) {
+        const page = await as.get(`/v1/tasks/search?expand=none&limit=2&${qs}${cursor}`);
+        assert.equal(page.status, 200);
+        n += page.body.data.length;
+        if (!page.body.hasMore) return { n, total: page.body.total as number };
+        cursor = `&cursor=${page.body.nextCursor}`;
+      }
+    };
+    const check = async () => {
+      for (const qs of [
+        `teamId=${eng.id}`,
+        `teamId=${ops.id}`,
+        `projectId=${rocket.id}`,
+        `projectId=${dock.id}`,
+        `teamId=${eng.id}&includeDeleted=true`,
+      ]) {
+        const { n, total } = await walk(qs);
+        assert.equal(total, n, qs);
+        // A member's total is counted (private tasks of others are not theirs to see), not read.
+        const member = await walk(qs, bea.api);
+        assert.equal(member.total, member.n, qs);
+      }
+    };
+    await check();
+    // Move one to another team (its project keeps it), one to another project, one out of its project.
+    await f.owner.post('/v1/tasks', { id: made[0]!.id, teamId: ops.id });
+    await f.owner.post('/v1/tasks', { id: made[1]!.id, projectId: dock.id, teamId: ops.id });
+    await f.owner.post('/v1/tasks', { id: made[2]!.id, projectId: null });
+    await check();
+    // Delete (twice: the second changes nothing), restore, and update a deleted one (refused).
+    assert.equal((await f.owner.delete(`/v1/tasks/${made[3]!.id}`)).status, 204);
+    assert.equal((await f.owner.delete(`/v1/tasks/${made[3]!.id}`)).status, 204);
+    assert.equal((await f.owner.delete(`/v1/tasks/${made[5]!.id}`)).status, 204);
+    problem(await f.owner.post('/v1/tasks', { id: made[3]!.id, teamId: ops.id }), 409, 'deleted');
+    await check();
+    assert.equal((await f.owner.post(`/v1/tasks/${made[5]!.id}/restore`)).status, 200);
+    await check();
+  });
+});

@@ -14,6 +14,7 @@ import { pageTiers, tiersFor } from '../../db/search/tiers.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
+import { projectCounter, teamCounter } from './counts.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
@@ -92,7 +93,33 @@ export async function searchTasks(
     ]);
     return { rows, total };
   }
+  const counted = fields.length === 0 ? countedTotal(ctx, rule, s) : undefined;
+  if (counted) {
+    // One team or one project, seen whole: the page is one index walk, the total one counter.
+    const [rows, total] = await Promise.all([
+      pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
+        repo.TASK_LIST.page(ctx.db, ctx.workspace.id, where, after, n),
+      ),
+      counted,
+    ]);
+    return { rows, total };
+  }
   return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
+}
+
+/**
+ * The total of a text-free list of one team's or one project's live tasks, from its counter
+ * (counts.ts), when the caller sees every task there (owners and admins: no visibility condition).
+ * Undefined when it must be counted.
+ */
+function countedTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<number> | undefined {
+  if (rule.where.length > 0 || s.includeDeleted || (s.teamId && s.projectId)) return undefined;
+  const name = s.teamId
+    ? teamCounter(s.teamId.toLowerCase())
+    : s.projectId
+      ? projectCounter(s.projectId.toLowerCase())
+      : undefined;
+  return name === undefined ? undefined : counterValue(ctx.db, ctx.workspace.id, name);
 }
 
 /** SQLite with text: the tagged FTS5 query answers the page and the total without touching the table. */

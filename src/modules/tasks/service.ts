@@ -11,6 +11,7 @@ import { EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
+import { moveCounts } from './counts.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { TASK_INDEX } from './repository.ts';
@@ -192,6 +193,10 @@ export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Pr
     ),
   );
   await TASK_INDEX.writeNew(ctx, rows);
+  await moveCounts(
+    ctx,
+    rows.map((after) => ({ before: null, after })),
+  );
   await recordEvents(
     ctx,
     'task.created',
@@ -257,6 +262,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   if (seq === null) throw DELETED();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
+  await moveCounts(ctx, [{ before: current, after: row }]);
   await recordEvent(ctx, 'task.updated', row.id, at);
   return { row, created: false };
 }
@@ -272,6 +278,7 @@ export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   if (seq === null) return;
   await TASK_INDEX.write(ctx, { ...current, ...changes, seq }, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, 1);
+  await moveCounts(ctx, [{ before: current, after: { ...current, ...changes } }]);
   await recordEvent(ctx, 'task.deleted', current.id, at);
 }
 
@@ -286,6 +293,7 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
   await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, -1);
+  await moveCounts(ctx, [{ before: current, after: row }]);
   await recordEvent(ctx, 'task.restored', row.id, at);
   return row;
 }

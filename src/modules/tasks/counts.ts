@@ -1,0 +1,33 @@
+// Live tasks per team and per project, kept as counters (db/counters.ts) in the same transaction as
+// every change that creates, deletes, restores or moves a task, so that search.ts can answer the total
+// of a list filtered by teamId or projectId without counting (migration 0004).
+//
+// Counters are updated in name order, after the workspace's own counters, so that two transactions
+// touching the same counters take their row locks in one order (PostgreSQL).
+import type { Context } from '../../context.ts';
+import { addToCounter } from '../../db/counters.ts';
+import type { TaskRow } from './repository.ts';
+
+type Placed = Pick<TaskRow, 'group_id' | 'project_id' | 'deleted_at'>;
+
+export const teamCounter = (groupId: string) => `tasks.team.${groupId}`;
+export const projectCounter = (projectId: string) => `tasks.project.${projectId}`;
+
+/** Moves the counters from where each task was (null: nowhere, it is new) to where it is now. */
+export async function moveCounts(ctx: Context, changes: { before: Placed | null; after: Placed }[]) {
+  const deltas = new Map<string, number>();
+  const add = (row: Placed | null, d: number) => {
+    if (!row || row.deleted_at !== null) return;
+    deltas.set(teamCounter(row.group_id), (deltas.get(teamCounter(row.group_id)) ?? 0) + d);
+    if (row.project_id)
+      deltas.set(projectCounter(row.project_id), (deltas.get(projectCounter(row.project_id)) ?? 0) + d);
+  };
+  for (const { before, after } of changes) {
+    add(before, -1);
+    add(after, 1);
+  }
+  for (const name of [...deltas.keys()].sort()) {
+    const delta = deltas.get(name)!;
+    if (delta !== 0) await addToCounter(ctx.db, ctx.workspace.id, name, delta);
+  }
+}
