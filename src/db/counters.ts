@@ -53,3 +53,15 @@ export async function counterValue(db: Kysely<DB>, workspaceId: string, name: st
     .executeTakeFirst();
   return Number(row?.value ?? 0);
 }
+
+/** The sum of several counters (0 for none, and for those never used). */
+export async function counterSum(db: Kysely<DB>, workspaceId: string, names: string[]): Promise<number> {
+  if (names.length === 0) return 0;
+  const row = await db
+    .selectFrom('counters')
+    .select((eb) => eb.fn.sum<number>('value').as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('name', 'in', names)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

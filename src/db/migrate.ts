@@ -8,6 +8,7 @@ import * as foundation from './migrations/0001_foundation.ts';
 import * as projectsTasks from './migrations/0002_projects_tasks.ts';
 import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
 import * as taskCounts from './migrations/0004_task_counts.ts';
+import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0002_projects_tasks': projectsTasks,
   '0003_live_task_lists': liveTaskLists,
   '0004_task_counts': taskCounts,
+  '0005_member_task_counts': memberTaskCounts,
 };
 
 class Provider implements MigrationProvider {

@@ -12,15 +12,21 @@ type Placed = Pick<TaskRow, 'group_id' | 'project_id' | 'deleted_at'>;
 
 export const teamCounter = (groupId: string) => `tasks.team.${groupId}`;
 export const projectCounter = (projectId: string) => `tasks.project.${projectId}`;
+/** A project's tasks in one team (a project's tasks may sit in several teams). */
+export const pairCounter = (groupId: string, projectId: string) =>
+  `tasks.team.${groupId}.project.${projectId}`;
 
 /** Moves the counters from where each task was (null: nowhere, it is new) to where it is now. */
 export async function moveCounts(ctx: Context, changes: { before: Placed | null; after: Placed }[]) {
   const deltas = new Map<string, number>();
+  const bump = (name: string, d: number) => deltas.set(name, (deltas.get(name) ?? 0) + d);
   const add = (row: Placed | null, d: number) => {
     if (!row || row.deleted_at !== null) return;
-    deltas.set(teamCounter(row.group_id), (deltas.get(teamCounter(row.group_id)) ?? 0) + d);
-    if (row.project_id)
-      deltas.set(projectCounter(row.project_id), (deltas.get(projectCounter(row.project_id)) ?? 0) + d);
+    bump(teamCounter(row.group_id), d);
+    if (row.project_id) {
+      bump(projectCounter(row.project_id), d);
+      bump(pairCounter(row.group_id, row.project_id), d);
+    }
   };
   for (const { before, after } of changes) {
     add(before, -1);

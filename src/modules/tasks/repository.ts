@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
@@ -263,5 +263,32 @@ export async function countPrivateHidden(
     .where((eb) => eb.or([eb('assigned_to_id', 'is', null), eb('assigned_to_id', '!=', userId)]));
   if (liveOnly) q = q.where('deleted_at', 'is', null);
   if (exceptGroups.length > 0) q = q.where('group_id', 'not in', exceptGroups);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/**
+ * Live private tasks of one team, or of one project outside `exceptGroups`, that `userId` neither
+ * created nor is assigned to: what a member does not see there. Answered from the partial indexes of
+ * migration 0005, whose predicate is written out literally here so that both databases use them.
+ */
+export async function countPrivateNotMine(
+  db: Kysely<DB>,
+  workspaceId: string,
+  userId: string,
+  where: { groupId: string } | { projectId: string; exceptGroups: string[] },
+): Promise<number> {
+  let q = db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<SqlBool>`visibility = 'private'`)
+    .where('deleted_at', 'is', null)
+    .where('created_by_id', '!=', userId)
+    .where((eb) => eb.or([eb('assigned_to_id', 'is', null), eb('assigned_to_id', '!=', userId)]));
+  if ('groupId' in where) q = q.where('group_id', '=', where.groupId);
+  else {
+    q = q.where('project_id', '=', where.projectId);
+    if (where.exceptGroups.length > 0) q = q.where('group_id', 'not in', where.exceptGroups);
+  }
   return Number((await q.executeTakeFirstOrThrow()).n);
 }

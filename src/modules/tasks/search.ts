@@ -4,7 +4,7 @@
 // conditions. Both apply the same visibility rule (visibility.ts).
 import { type SqlBool, sql } from 'kysely';
 import type { Context } from '../../context.ts';
-import { counterValue } from '../../db/counters.ts';
+import { counterSum, counterValue } from '../../db/counters.ts';
 import type { KeyValue, Tiered } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -14,7 +14,7 @@ import { pageTiers, tiersFor } from '../../db/search/tiers.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
-import { projectCounter, teamCounter } from './counts.ts';
+import { pairCounter, projectCounter, teamCounter } from './counts.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
@@ -108,18 +108,41 @@ export async function searchTasks(
 }
 
 /**
- * The total of a text-free list of one team's or one project's live tasks, from its counter
- * (counts.ts), when the caller sees every task there (owners and admins: no visibility condition).
- * Undefined when it must be counted.
+ * The total of a text-free list of one team's or one project's live tasks, from counters (counts.ts)
+ * rather than a count of every task there: the counter itself when the caller sees every task (owners
+ * and admins); for others, less what the rule hides from them there (visibility.ts: tasks of teams
+ * hidden from them, others' private tasks), which the pair counters and the private-task indexes of
+ * migration 0005 answer. Undefined when it must be counted (both filters, or deleted tasks too).
  */
 function countedTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<number> | undefined {
-  if (rule.where.length > 0 || s.includeDeleted || (s.teamId && s.projectId)) return undefined;
-  const name = s.teamId
-    ? teamCounter(s.teamId.toLowerCase())
-    : s.projectId
-      ? projectCounter(s.projectId.toLowerCase())
-      : undefined;
-  return name === undefined ? undefined : counterValue(ctx.db, ctx.workspace.id, name);
+  if (s.includeDeleted || (s.teamId && s.projectId)) return undefined;
+  const ws = ctx.workspace.id;
+  const me = ctx.actor.id;
+  const seesAll = rule.where.length === 0;
+  const hidden = rule.hiddenGroups;
+  if (s.teamId) {
+    const team = s.teamId.toLowerCase();
+    if (seesAll) return counterValue(ctx.db, ws, teamCounter(team));
+    if (hidden.includes(team)) return Promise.resolve(0);
+    return Promise.all([
+      counterValue(ctx.db, ws, teamCounter(team)),
+      repo.countPrivateNotMine(ctx.db, ws, me, { groupId: team }),
+    ]).then(([all, hiddenHere]) => all - hiddenHere);
+  }
+  if (s.projectId) {
+    const project = s.projectId.toLowerCase();
+    if (seesAll) return counterValue(ctx.db, ws, projectCounter(project));
+    return Promise.all([
+      counterValue(ctx.db, ws, projectCounter(project)),
+      counterSum(
+        ctx.db,
+        ws,
+        hidden.map((g) => pairCounter(g, project)),
+      ),
+      repo.countPrivateNotMine(ctx.db, ws, me, { projectId: project, exceptGroups: hidden }),
+    ]).then(([all, inHiddenTeams, hiddenHere]) => all - inHiddenTeams - hiddenHere);
+  }
+  return undefined;
 }
 
 /** SQLite with text: the tagged FTS5 query answers the page and the total without touching the table. */
