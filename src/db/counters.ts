@@ -65,3 +65,24 @@ export async function counterSum(db: Kysely<DB>, workspaceId: string, names: str
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Adds each delta to its counter (made on first use) in one statement. Rows are written in name order,
+ * so two transactions moving the same counters lock them in the same order (PostgreSQL).
+ */
+export async function addToCounters(db: Kysely<DB>, workspaceId: string, deltas: Map<string, number>) {
+  const rows = [...deltas]
+    .filter(([, delta]) => delta !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => ({ workspace_id: workspaceId, name, value }));
+  if (rows.length === 0) return;
+  await db
+    .insertInto('counters')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['workspace_id', 'name'])
+        .doUpdateSet((eb) => ({ value: eb('counters.value', '+', eb.ref('excluded.value')) })),
+    )
+    .execute();
+}

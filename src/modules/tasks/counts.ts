@@ -2,10 +2,10 @@
 // every change that creates, deletes, restores or moves a task, so that search.ts can answer the total
 // of a list filtered by teamId or projectId without counting (migration 0004).
 //
-// Counters are updated in name order, after the workspace's own counters, so that two transactions
-// touching the same counters take their row locks in one order (PostgreSQL).
+// One statement moves them all (db/counters.ts addToCounters), in name order, after the workspace's own
+// counters, so that two transactions touching the same counters take their row locks in one order.
 import type { Context } from '../../context.ts';
-import { addToCounter } from '../../db/counters.ts';
+import { addToCounters } from '../../db/counters.ts';
 import type { TaskRow } from './repository.ts';
 
 type Placed = Pick<TaskRow, 'group_id' | 'project_id' | 'deleted_at'>;
@@ -16,9 +16,16 @@ export const projectCounter = (projectId: string) => `tasks.project.${projectId}
 export const pairCounter = (groupId: string, projectId: string) =>
   `tasks.team.${groupId}.project.${projectId}`;
 
-/** Moves the counters from where each task was (null: nowhere, it is new) to where it is now. */
-export async function moveCounts(ctx: Context, changes: { before: Placed | null; after: Placed }[]) {
-  const deltas = new Map<string, number>();
+/**
+ * Moves the counters from where each task was (null: nowhere, it is new) to where it is now, and the
+ * workspace's counters in `also` with them.
+ */
+export async function moveCounts(
+  ctx: Context,
+  changes: { before: Placed | null; after: Placed }[],
+  also: [name: string, delta: number][] = [],
+) {
+  const deltas = new Map<string, number>(also);
   const bump = (name: string, d: number) => deltas.set(name, (deltas.get(name) ?? 0) + d);
   const add = (row: Placed | null, d: number) => {
     if (!row || row.deleted_at !== null) return;
@@ -32,8 +39,5 @@ export async function moveCounts(ctx: Context, changes: { before: Placed | null;
     add(before, -1);
     add(after, 1);
   }
-  for (const name of [...deltas.keys()].sort()) {
-    const delta = deltas.get(name)!;
-    if (delta !== 0) await addToCounter(ctx.db, ctx.workspace.id, name, delta);
-  }
+  await addToCounters(ctx.db, ctx.workspace.id, deltas);
 }

@@ -1,7 +1,7 @@
 // Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
 import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
-import { addToCounter, nextValues } from '../../db/counters.ts';
+import { nextValues } from '../../db/counters.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
@@ -277,8 +277,7 @@ export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
   if (seq === null) return;
   await TASK_INDEX.write(ctx, { ...current, ...changes, seq }, current.seq);
-  await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, 1);
-  await moveCounts(ctx, [{ before: current, after: { ...current, ...changes } }]);
+  await moveCounts(ctx, [{ before: current, after: { ...current, ...changes } }], [[DELETED_COUNTER, 1]]);
   await recordEvent(ctx, 'task.deleted', current.id, at);
 }
 
@@ -292,8 +291,7 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   if (seq === null) throw notDeleted();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
-  await addToCounter(ctx.db, ctx.workspace.id, DELETED_COUNTER, -1);
-  await moveCounts(ctx, [{ before: current, after: row }]);
+  await moveCounts(ctx, [{ before: current, after: row }], [[DELETED_COUNTER, -1]]);
   await recordEvent(ctx, 'task.restored', row.id, at);
   return row;
 }
