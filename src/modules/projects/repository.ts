@@ -138,6 +138,18 @@ export function hasTeamIn(groupIds: string[]): RawBuilder<SqlBool> {
     and pt.project_id = p.id and pt.group_id in (${sql.join(groupIds)}))`;
 }
 
+/**
+ * Projects of one team (a teamId filter), as a condition on alias p. Written as `p.id in (…)` over
+ * the team index rather than hasTeamIn's correlated `exists`, so that a list filtered by a team starts
+ * from that team's few projects instead of testing every project of the workspace (SQLite, 5,000
+ * projects: 19 → 4 ms). The visibility rule keeps `exists`: over most teams, `in` made SQLite's plan for
+ * a member's text search a hundred times slower.
+ */
+export function ofTeam(workspaceId: string, groupId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`p.id in (select pt.project_id from project_teams pt
+    where pt.workspace_id = ${workspaceId} and pt.group_id = ${groupId})`;
+}
+
 const fromProjects = (db: Kysely<DB>, workspaceId: string) =>
   db.selectFrom('projects as p').where('p.workspace_id', '=', workspaceId);
 

@@ -270,9 +270,9 @@ export interface ProjectListFilter {
   includeArchived: boolean;
 }
 
-async function listConditions(ctx: Context, f: ProjectListFilter): Promise<Condition[]> {
+async function listConditions(ctx: Context, f: ProjectListFilter, list = true): Promise<Condition[]> {
   const where: Condition[] = [...(await projectVisibility(ctx)).where];
-  if (f.teamId) where.push(await inTeam(ctx, f.teamId));
+  if (f.teamId) where.push(await inTeam(ctx, f.teamId, list));
   if (f.ownerId) where.push(sql<SqlBool>`p.owner_id = ${f.ownerId.toLowerCase()}`);
   if (f.statusId) where.push(sql<SqlBool>`p.status_id = ${f.statusId.toLowerCase()}`);
   if (f.collectionId) where.push(sql<SqlBool>`p.collection_id = ${f.collectionId.toLowerCase()}`);
@@ -323,6 +323,6 @@ export async function searchProjects(
     const ids = await groups.teamIdsByName(ctx, teamWords);
     fields.push(ids.length > 0 ? repo.hasTeamIn(ids) : null);
   }
-  const where = await listConditions(ctx, { teamId: s.teamId, includeArchived: s.includeArchived });
+  const where = await listConditions(ctx, { teamId: s.teamId, includeArchived: s.includeArchived }, false);
   return searchPage(ctx, repo.PROJECT_SEARCH, { fields, mode: s.mode, where }, page);
 }

@@ -6,7 +6,7 @@ import { type Context, perRequest } from '../../context.ts';
 import type { Condition, VisibilityRule } from '../../db/listing.ts';
 import * as groups from '../groups/lookup.ts';
 import { canSeeProject } from './policy.ts';
-import { hasTeamIn } from './repository.ts';
+import { hasTeamIn, ofTeam } from './repository.ts';
 
 /** The caller's project rule; the facts of a project are its team ids. */
 export function projectVisibility(ctx: Context): Promise<VisibilityRule<string[]>> {
@@ -21,10 +21,12 @@ export function projectVisibility(ctx: Context): Promise<VisibilityRule<string[]
 
 /**
  * A filter by team: projects of that team, if the caller sees the team. Without that check, a project
- * the caller sees through another team would reveal that it also belongs to a hidden one.
+ * the caller sees through another team would reveal that it also belongs to a hidden one. `list`:
+ * the form that starts from the team's projects (repository.ts ofTeam), faster for a list and slower
+ * next to a text condition, where the planner should start from the text.
  */
-export async function inTeam(ctx: Context, teamId: string): Promise<Condition> {
+export async function inTeam(ctx: Context, teamId: string, list: boolean): Promise<Condition> {
   const id = teamId.toLowerCase();
-  const visible = (await groups.groupVisibility(ctx)).visible.has(id);
-  return hasTeamIn(visible ? [id] : []);
+  if (!(await groups.groupVisibility(ctx)).visible.has(id)) return hasTeamIn([]);
+  return list ? ofTeam(ctx.workspace.id, id) : hasTeamIn([id]);
 }
