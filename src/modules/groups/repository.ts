@@ -173,11 +173,34 @@ export function membersOf(
     .execute();
 }
 
+// Column lists rather than `select *`, which PostgreSQL would not prepare (db/pg-statements.ts).
+const STATUS_COLUMNS = [
+  'workspace_id',
+  'id',
+  'group_id',
+  'name',
+  'stage',
+  'color',
+  'position',
+  'created_at',
+  'updated_at',
+] as const;
+const LABEL_COLUMNS = [
+  'workspace_id',
+  'id',
+  'group_id',
+  'name',
+  'color',
+  'position',
+  'created_at',
+  'updated_at',
+] as const;
+
 export function statusesOf(db: Kysely<DB>, workspaceId: string, groupIds: string[]): Promise<StatusRow[]> {
   if (groupIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('task_statuses')
-    .selectAll()
+    .select(STATUS_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('group_id', 'in', groupIds)
     .orderBy('position')
@@ -188,7 +211,7 @@ export function labelsOf(db: Kysely<DB>, workspaceId: string, groupIds: string[]
   if (groupIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('task_labels')
-    .selectAll()
+    .select(LABEL_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('group_id', 'in', groupIds)
     .orderBy('position')
@@ -280,7 +303,7 @@ export function statusesByIds(db: Kysely<DB>, workspaceId: string, ids: string[]
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('task_statuses')
-    .selectAll()
+    .select(STATUS_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('id', 'in', ids)
     .execute();

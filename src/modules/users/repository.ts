@@ -24,10 +24,10 @@ export async function insertUser(db: Kysely<DB>, row: Omit<UserRow, 'seq'>): Pro
 
 export function findUser(db: Kysely<DB>, workspaceId: string, id: string): Promise<UserRow | undefined> {
   return db
-    .selectFrom('users')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
+    .selectFrom('users as u')
+    .select(USER_COLUMNS)
+    .where('u.workspace_id', '=', workspaceId)
+    .where('u.id', '=', id)
     .executeTakeFirst();
 }
 
@@ -37,20 +37,20 @@ export function findUserByEmail(
   email: string,
 ): Promise<UserRow | undefined> {
   return db
-    .selectFrom('users')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('email', '=', email)
+    .selectFrom('users as u')
+    .select(USER_COLUMNS)
+    .where('u.workspace_id', '=', workspaceId)
+    .where('u.email', '=', email)
     .executeTakeFirst();
 }
 
 export async function findUsers(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
   return db
-    .selectFrom('users')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', ids)
+    .selectFrom('users as u')
+    .select(USER_COLUMNS)
+    .where('u.workspace_id', '=', workspaceId)
+    .where('u.id', 'in', ids)
     .execute();
 }
 
