@@ -153,3 +153,56 @@ describe('8. state changes happen once', () => {
     assert.equal(await events('project.unarchived', project.id), 1);
   });
 });
+
+describe('9. counters of live tasks per team and project stay exact under concurrent changes', () => {
+  test('parallel moves, deletes, restores and creates: every filtered total matches its walk', async () => {
+    const other = (await f.owner.post('/v1/teams', { name: 'Pit crew', publicId: 'PIT' })).body;
+    const p1 = (await f.owner.post('/v1/projects', { name: 'Lap one', teamId: team.id })).body;
+    const p2 = (await f.owner.post('/v1/projects', { name: 'Lap two', teamId: other.id })).body;
+    const tasks = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const res = await f.owner.post('/v1/tasks?expand=none', {
+          name: `Counted lap ${i}`,
+          teamId: team.id,
+          projectId: p1.id,
+        });
+        assert.equal(res.status, 201);
+        return res.body as { id: string };
+      }),
+    );
+    const moves = [
+      { teamId: other.id, projectId: p2.id },
+      { teamId: team.id, projectId: p1.id },
+      { teamId: other.id, projectId: null },
+      { teamId: team.id, projectId: p2.id },
+    ];
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all([
+        // Each task is moved several ways at once, deleted and restored while it moves.
+        ...tasks.flatMap((t, i) =>
+          moves.map((_, j) =>
+            f.owner.post('/v1/tasks?expand=none', { id: t.id, ...moves[(i + j + round) % 4]! }),
+          ),
+        ),
+        ...tasks.slice(0, 3).map((t) => f.owner.delete(`/v1/tasks/${t.id}`)),
+        ...tasks.slice(0, 3).map((t) => f.owner.post(`/v1/tasks/${t.id}/restore?expand=none`)),
+        f.owner.post('/v1/tasks/batch?expand=none', {
+          tasks: [
+            { name: `Lap batch ${round}`, teamId: other.id, projectId: p2.id },
+            { id: tasks[5]!.id, teamId: other.id, projectId: p1.id },
+          ],
+        }),
+      ]);
+      for (const res of answers) assert.ok(res.status < 500, JSON.stringify(res.body));
+      for (const qs of [
+        `teamId=${team.id}`,
+        `teamId=${other.id}`,
+        `projectId=${p1.id}`,
+        `projectId=${p2.id}`,
+      ]) {
+        const { ids, total } = await walk(qs);
+        assert.equal(total, ids.length, `${qs}, round ${round}`);
+      }
+    }
+  });
+});
