@@ -1,5 +1,6 @@
 // Test fixtures: every test file gets its own database (a fresh SQLite file, or a fresh PostgreSQL
 // schema when CAIRN_TEST_DATABASE=postgres), migrated, with one workspace, and drops it afterwards.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,3 +186,20 @@ export function problem(res: Response, status: number, code: string): any {
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Creating and searching tasks as `as` (the task tests' shared shorthands). */
+export function taskHelpers(as: Client) {
+  const create = async (body: Record<string, unknown>) => {
+    const res = await as.post('/v1/tasks?expand=none', body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body;
+  };
+  const search = async (qs: string) => {
+    const res = await as.get(`/v1/tasks/search?expand=none&limit=100&${qs}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  const ids = async (qs: string): Promise<string[]> =>
+    (await search(qs)).data.map((t: { id: string }) => t.id);
+  return { create, search, ids };
+}

@@ -2,27 +2,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { onPostgres, problem, setup } from '../../test/helpers.ts';
+import { onPostgres, problem, setup, taskHelpers } from '../../test/helpers.ts';
 
 const f = await setup();
 const eng = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
 const ops = (await f.owner.post('/v1/teams', { name: 'Operations' })).body;
 const rocket = (await f.owner.post('/v1/projects', { name: 'Rocket Launch', teamId: eng.id })).body;
 
-async function create(body: Record<string, unknown>) {
-  const res = await f.owner.post('/v1/tasks?expand=none', body);
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body;
-}
+const { create, search, ids } = taskHelpers(f.owner);
 
 const lunch = await create({ name: 'Order lunch', teamId: ops.id });
-
-async function search(qs: string) {
-  const res = await f.owner.get(`/v1/tasks/search?expand=none&limit=100&${qs}`);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body;
-}
-const ids = async (qs: string) => (await search(qs)).data.map((t: { id: string }) => t.id);
 
 describe('POST /v1/tasks/batch', () => {
   test('each entry stands alone; results keep submission order; failures echo the entry', async () => {

@@ -1,7 +1,7 @@
 // GET /v1/tasks/search: text, filters, tiers, totals (the batch is in batch.test.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { problem, setup } from '../../test/helpers.ts';
+import { problem, setup, taskHelpers } from '../../test/helpers.ts';
 
 const f = await setup();
 const eng = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
@@ -9,11 +9,7 @@ const ops = (await f.owner.post('/v1/teams', { name: 'Operations' })).body;
 const rocket = (await f.owner.post('/v1/projects', { name: 'Rocket Launch', teamId: eng.id })).body;
 const bea = await f.newUser('member', 'Béatrice Curie');
 
-async function create(body: Record<string, unknown>) {
-  const res = await f.owner.post('/v1/tasks?expand=none', body);
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body;
-}
+const { create, search, ids } = taskHelpers(f.owner);
 
 const fuel = await create({
   name: 'Fuel the rocket',
@@ -29,13 +25,6 @@ const count = await create({
   assignedToId: bea.id,
 });
 const lunch = await create({ name: 'Order lunch', teamId: ops.id });
-
-async function search(qs: string) {
-  const res = await f.owner.get(`/v1/tasks/search?expand=none&limit=100&${qs}`);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body;
-}
-const ids = async (qs: string) => (await search(qs)).data.map((t: { id: string }) => t.id);
 
 describe('task search', () => {
   test('each text field, folded and by word prefix', async () => {
