@@ -83,19 +83,10 @@ export async function searchTasks(
   if (!s.includeDeleted) where.push(sql<SqlBool>`t.deleted_at is null`);
   if (s.teamId) where.push(sql<SqlBool>`t.group_id = ${s.teamId.toLowerCase()}`);
   if (s.projectId) where.push(sql<SqlBool>`t.project_id = ${s.projectId.toLowerCase()}`);
-  if (fields.length === 0 && !s.teamId && !s.projectId) {
-    // Every visible task: the page is one index walk, the total comes from counters.
-    const [rows, total] = await Promise.all([
-      pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
-        repo.TASK_LIST.page(ctx.db, ctx.workspace.id, where, after, n),
-      ),
-      unfilteredTotal(ctx, rule, s.includeDeleted),
-    ]);
-    return { rows, total };
-  }
-  const counted = fields.length === 0 ? countedTotal(ctx, rule, s) : undefined;
+  // Without text, the page is one index walk and the total, where it can be, comes from counters:
+  // every visible task, or one team's or one project's.
+  const counted = fields.length === 0 ? counterTotal(ctx, rule, s) : undefined;
   if (counted) {
-    // One team or one project, seen whole: the page is one index walk, the total one counter.
     const [rows, total] = await Promise.all([
       pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
         repo.TASK_LIST.page(ctx.db, ctx.workspace.id, where, after, n),
@@ -108,13 +99,15 @@ export async function searchTasks(
 }
 
 /**
- * The total of a text-free list of one team's or one project's live tasks, from counters (counts.ts)
- * rather than a count of every task there: the counter itself when the caller sees every task (owners
- * and admins); for others, less what the rule hides from them there (visibility.ts: tasks of teams
- * hidden from them, others' private tasks), which the pair counters and the private-task indexes of
- * migration 0005 answer. Undefined when it must be counted (both filters, or deleted tasks too).
+ * The total of a text-free list from counters rather than a count of every task there: of every
+ * visible task (unfilteredTotal), or of one team's or one project's live tasks (counts.ts): the counter
+ * itself when the caller sees every task (owners and admins); for others, less what the rule hides
+ * from them there (visibility.ts: tasks of teams hidden from them, others' private tasks), which the
+ * pair counters and the private-task indexes of migration 0005 answer. Undefined when it must be
+ * counted (both filters, or one with deleted tasks too).
  */
-function countedTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<number> | undefined {
+function counterTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<number> | undefined {
+  if (!s.teamId && !s.projectId) return unfilteredTotal(ctx, rule, s.includeDeleted);
   if (s.includeDeleted || (s.teamId && s.projectId)) return undefined;
   const ws = ctx.workspace.id;
   const me = ctx.actor.id;
