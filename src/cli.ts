@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (command === 'migrate') {
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
       const { applied } = await migrateToLatest(database);
       process.stdout.write(`${JSON.stringify({ database: database.description, applied })}\n`);
@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<void> {
       fail('workspace create needs --name, --owner-name and --owner-email', 2);
     if (name.length > 512 || ownerName.length > 512) fail('names are at most 512 characters', 2);
     if (!EMAIL.test(ownerEmail)) fail(`--owner-email "${ownerEmail}" is not an email address`, 2);
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
       await migrateToLatest(database);
       const created = await createWorkspace(database, { name, ownerName, ownerEmail });
@@ -97,7 +97,7 @@ async function main(argv: string[]): Promise<void> {
     if (name.length > 512) fail('--name is at most 512 characters', 2);
     if (values.workspace !== undefined && !isUuid(values.workspace))
       fail(`no workspace ${values.workspace}`, 2);
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
       await migrateToLatest(database);
       const owner = await workspaceOwner(database, values.workspace);
@@ -127,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
       fail(`no workspace ${values.workspace}`, 2);
     const seedValue = values.seed === undefined ? undefined : Number(values.seed);
     if (seedValue !== undefined && !Number.isInteger(seedValue)) fail('--seed must be a whole number', 2);
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
       await migrateToLatest(database);
       const owner = await workspaceOwner(database, values.workspace);

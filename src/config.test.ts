@@ -14,6 +14,7 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute', () =
     publicUrl: 'http://127.0.0.1:8080',
     rateLimit: 1000,
     webhookAllowPrivate: false,
+    pgPreparedStatements: true,
   });
 });
 
@@ -28,12 +29,14 @@ test('reads every variable', () => {
     CAIRN_PUBLIC_URL: 'https://cairn.example.com/',
     CAIRN_RATE_LIMIT: '50',
     CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
+    CAIRN_PG_PREPARED_STATEMENTS: 'false',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
   assert.equal(c.publicUrl, 'https://cairn.example.com');
   assert.equal(c.rateLimit, 50);
   assert.equal(c.webhookAllowPrivate, true);
+  assert.equal(c.pgPreparedStatements, false);
 });
 
 test('a bad value names its variable', () => {
@@ -47,6 +50,7 @@ test('a bad value names its variable', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ CAIRN_RATE_LIMIT: '0' }, 'CAIRN_RATE_LIMIT'],
     [{ CAIRN_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'],
+    [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

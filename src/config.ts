@@ -12,6 +12,11 @@ export interface Config {
   /** Requests a minute per token. */
   rateLimit: number;
   webhookAllowPrivate: boolean;
+  /**
+   * PostgreSQL: run hot statements as named prepared statements (db/pg-statements.ts). Off for a
+   * connection pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
+   */
+  pgPreparedStatements: boolean;
 }
 
 export class ConfigError extends Error {
@@ -40,9 +45,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
-function boolean(env: Env, name: string): boolean {
+function boolean(env: Env, name: string, fallback = false): boolean {
   const raw = value(env, name);
-  if (raw === undefined) return false;
+  if (raw === undefined) return fallback;
   if (/^(true|1)$/i.test(raw)) return true;
   if (/^(false|0)$/i.test(raw)) return false;
   throw new ConfigError(name, `"${raw}" is not true or false`);
@@ -95,5 +100,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
+    pgPreparedStatements: boolean(env, 'CAIRN_PG_PREPARED_STATEMENTS', true),
   };
 }

@@ -18,7 +18,7 @@ try {
   throw error;
 }
 
-const database = openDatabase(config.databaseUrl);
+const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
 try {
   await migrateToLatest(database);
 } catch (error) {

@@ -24,6 +24,8 @@ export interface OpenOptions {
   /** PostgreSQL only: the schema to use (tests each get a fresh one). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: named prepared statements (pg-statements.ts); default on. */
+  preparedStatements?: boolean;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -75,7 +77,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       // JIT compiles a plan's expressions when its estimated cost is high (a count over a common
       // word): ~90 ms of compiling for a query that runs in less. Off, as for most OLTP servers.
       client.query("set time zone 'UTC'; set jit = off").catch(() => {});
-      prepareStatements(client);
+      if (options.preparedStatements !== false) prepareStatements(client);
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});

@@ -1,7 +1,35 @@
 // Which statements run as named (prepared) statements on PostgreSQL: db/pg-statements.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from './index.ts';
 import { statementName } from './pg-statements.ts';
+
+// Runs in the SQLite pass too when TEST_POSTGRES_URL is set (CI always sets it).
+const url = process.env.TEST_POSTGRES_URL;
+const skip = !url && 'needs TEST_POSTGRES_URL';
+
+/** The statements one connection holds after a parameterized query, with prepared statements on or off. */
+async function preparedAfterAQuery(preparedStatements: boolean): Promise<string[]> {
+  const database = openDatabase(url, { poolSize: 1, preparedStatements });
+  try {
+    const { rows } = await sql<{ n: number }>`select ${41}::int + 1 as n`.execute(database.db);
+    assert.equal(rows[0]?.n, 42);
+    const held = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+      database.db,
+    );
+    return held.rows.map((r) => r.statement);
+  } finally {
+    await database.close();
+  }
+}
+
+test('PostgreSQL: a connection prepares the statement it ran, unless CAIRN_PG_PREPARED_STATEMENTS is off', {
+  skip,
+}, async () => {
+  assert.deepEqual(await preparedAfterAQuery(true), ['select $1::int + 1 as n']);
+  assert.deepEqual(await preparedAfterAQuery(false), []);
+});
 
 test('a parameterized text gets one name, the same every time', () => {
   const text = 'select "t"."id" from "tasks" as "t" where "t"."workspace_id" = $1 and "t"."id" = $2';
