@@ -1,6 +1,6 @@
-// Per-workspace counters for public ids. One UPDATE … RETURNING takes the next values atomically on
-// both databases (a row lock on PostgreSQL; SQLite transactions are serialized), so concurrent creates
-// never share a number. An increment that rolls back with its transaction gives the number back, so no
+// Per-workspace counters: public ids, and the task counts behind cheap totals. One upsert (INSERT … ON
+// CONFLICT DO UPDATE, RETURNING the value) makes or moves a counter atomically on both databases (a row
+// lock on PostgreSQL; SQLite transactions are serialized), so concurrent creates never share a number. An increment that rolls back with its transaction gives the number back, so no
 // two committed rows ever hold the same one.
 import type { Kysely } from 'kysely';
 import type { DB } from './types.ts';
@@ -12,25 +12,10 @@ export async function addToCounter(
   name: string,
   delta: number,
 ): Promise<number> {
-  const add = () =>
-    db
-      .updateTable('counters')
-      .set((eb) => ({ value: eb('value', '+', delta) }))
-      .where('workspace_id', '=', workspaceId)
-      .where('name', '=', name)
-      .returning('value')
-      .executeTakeFirst();
-  let row = await add();
-  if (!row) {
-    // First use in this workspace: make the row (a concurrent first use may too; the insert is idempotent).
-    await db
-      .insertInto('counters')
-      .values({ workspace_id: workspaceId, name, value: 0 })
-      .onConflict((oc) => oc.columns(['workspace_id', 'name']).doNothing())
-      .execute();
-    row = await add();
-  }
-  return Number(row!.value);
+  const row = await upsert(db, [{ workspace_id: workspaceId, name, value: delta }])
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
 }
 
 /** Reserves `count` consecutive values and returns the first. */
@@ -75,14 +60,17 @@ export async function addToCounters(db: Kysely<DB>, workspaceId: string, deltas:
     .filter(([, delta]) => delta !== 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => ({ workspace_id: workspaceId, name, value }));
-  if (rows.length === 0) return;
-  await db
+  if (rows.length > 0) await upsert(db, rows).execute();
+}
+
+/** Inserts the counters, or adds to those that exist: one statement, atomic on both databases. */
+function upsert(db: Kysely<DB>, rows: { workspace_id: string; name: string; value: number }[]) {
+  return db
     .insertInto('counters')
     .values(rows)
     .onConflict((oc) =>
       oc
         .columns(['workspace_id', 'name'])
         .doUpdateSet((eb) => ({ value: eb('counters.value', '+', eb.ref('excluded.value')) })),
-    )
-    .execute();
+    );
 }

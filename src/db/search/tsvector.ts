@@ -19,21 +19,22 @@ export function tsquery(words: string[]): string {
   return words.map((w) => `'${w}':*`).join(' & ');
 }
 
+/** A text's folded words as a tsvector, without PostgreSQL's parser or dictionaries. */
+function vector(text: string | null | undefined): RawBuilder<unknown> {
+  return sql`array_to_tsvector(${distinctWords(text)}::text[])`;
+}
+
 export class TsvectorSearch implements TsvectorProvider {
   readonly kind = 'tsvector';
 
   rowColumns(target: TaggedTarget, texts: Record<string, string | null>): SearchColumns {
-    return Object.fromEntries(
-      target.fields.map((f) => [`${f}_tsv`, sql`array_to_tsvector(${distinctWords(texts[f])}::text[])`]),
-    );
+    return Object.fromEntries(target.fields.map((f) => [`${f}_tsv`, vector(texts[f])]));
   }
 
   // A tagged target's row already holds its vectors (rowColumns, set by its own INSERT or UPDATE).
   async write(db: Kysely<DB>, target: SearchTarget, { row, texts }: Entry): Promise<void> {
     if (target.tagged) return;
-    const sets = target.fields.map(
-      (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${distinctWords(texts[f])}::text[])`,
-    );
+    const sets = target.fields.map((f) => sql`${sql.ref(`${f}_tsv`)} = ${vector(texts[f])}`);
     await sql`update ${sql.table(target.table)} set ${sql.join(sets)}
       where workspace_id = ${row.workspaceId} and id = ${row.id}`.execute(db);
   }

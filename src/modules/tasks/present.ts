@@ -19,13 +19,12 @@ export async function presentTasks(
 ): Promise<Task[]> {
   // Independent lookups, run together: on PostgreSQL outside a transaction each takes its own
   // connection, so a page costs one round trip of waiting rather than five.
-  const has = (e: TaskExpansion) => expand.has(e);
   const [labels, statuses, teams, visibleProjects, assignees] = await Promise.all([
     labelsOf(
       ctx,
       rows.map((r) => r.id),
     ),
-    has('status')
+    expand.has('status')
       ? groups
           .statusesByIds(
             ctx,
@@ -33,7 +32,7 @@ export async function presentTasks(
           )
           .then(byId)
       : undefined,
-    has('team')
+    expand.has('team')
       ? groups
           .groupsByIds(
             ctx,
@@ -42,13 +41,13 @@ export async function presentTasks(
           .then(byId)
       : undefined,
     // A task can sit in a project the caller cannot see: its expansion is then null.
-    has('project')
+    expand.has('project')
       ? projects.visibleProjects(
           ctx,
           rows.flatMap((r) => (r.project_id ? [r.project_id] : [])),
         )
       : undefined,
-    has('assignee')
+    expand.has('assignee')
       ? users
           .usersByIds(
             ctx,

@@ -246,49 +246,28 @@ export async function countInGroups(
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
-/** Private tasks outside `exceptGroups` that `userId` neither created nor is assigned to. */
+/**
+ * Private tasks that `userId` neither created nor is assigned to, outside `exceptGroups`, optionally
+ * only live ones and only those of one team or one project: what a member does not see there. The
+ * predicate is written out literally (`visibility = 'private'`) so that a live count is answered from
+ * the partial indexes of migration 0005 on both databases.
+ */
 export async function countPrivateHidden(
   db: Kysely<DB>,
   workspaceId: string,
   userId: string,
-  exceptGroups: string[],
-  liveOnly: boolean,
-) {
-  let q = db
-    .selectFrom('tasks')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('visibility', '=', 'private')
-    .where('created_by_id', '!=', userId)
-    .where((eb) => eb.or([eb('assigned_to_id', 'is', null), eb('assigned_to_id', '!=', userId)]));
-  if (liveOnly) q = q.where('deleted_at', 'is', null);
-  if (exceptGroups.length > 0) q = q.where('group_id', 'not in', exceptGroups);
-  return Number((await q.executeTakeFirstOrThrow()).n);
-}
-
-/**
- * Live private tasks of one team, or of one project outside `exceptGroups`, that `userId` neither
- * created nor is assigned to: what a member does not see there. Answered from the partial indexes of
- * migration 0005, whose predicate is written out literally here so that both databases use them.
- */
-export async function countPrivateNotMine(
-  db: Kysely<DB>,
-  workspaceId: string,
-  userId: string,
-  where: { groupId: string } | { projectId: string; exceptGroups: string[] },
+  where: { exceptGroups: string[]; liveOnly: boolean; groupId?: string; projectId?: string },
 ): Promise<number> {
   let q = db
     .selectFrom('tasks')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('workspace_id', '=', workspaceId)
     .where(sql<SqlBool>`visibility = 'private'`)
-    .where('deleted_at', 'is', null)
     .where('created_by_id', '!=', userId)
     .where((eb) => eb.or([eb('assigned_to_id', 'is', null), eb('assigned_to_id', '!=', userId)]));
-  if ('groupId' in where) q = q.where('group_id', '=', where.groupId);
-  else {
-    q = q.where('project_id', '=', where.projectId);
-    if (where.exceptGroups.length > 0) q = q.where('group_id', 'not in', where.exceptGroups);
-  }
+  if (where.liveOnly) q = q.where('deleted_at', 'is', null);
+  if (where.groupId !== undefined) q = q.where('group_id', '=', where.groupId);
+  if (where.projectId !== undefined) q = q.where('project_id', '=', where.projectId);
+  if (where.exceptGroups.length > 0) q = q.where('group_id', 'not in', where.exceptGroups);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }

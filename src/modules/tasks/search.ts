@@ -119,7 +119,7 @@ function counterTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<numb
     if (hidden.includes(team)) return Promise.resolve(0);
     return Promise.all([
       counterValue(ctx.db, ws, teamCounter(team)),
-      repo.countPrivateNotMine(ctx.db, ws, me, { groupId: team }),
+      repo.countPrivateHidden(ctx.db, ws, me, { groupId: team, exceptGroups: [], liveOnly: true }),
     ]).then(([all, hiddenHere]) => all - hiddenHere);
   }
   if (s.projectId) {
@@ -132,7 +132,7 @@ function counterTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<numb
         ws,
         hidden.map((g) => pairCounter(g, project)),
       ),
-      repo.countPrivateNotMine(ctx.db, ws, me, { projectId: project, exceptGroups: hidden }),
+      repo.countPrivateHidden(ctx.db, ws, me, { projectId: project, exceptGroups: hidden, liveOnly: true }),
     ]).then(([all, inHiddenTeams, hiddenHere]) => all - inHiddenTeams - hiddenHere);
   }
   return undefined;
@@ -204,7 +204,7 @@ async function unfilteredTotal(ctx: Context, rule: TaskRule, includeDeleted: boo
   const hidden = rule.hiddenGroups;
   const [inHidden, privateHidden] = await Promise.all([
     repo.countInGroups(ctx.db, ws, hidden, !includeDeleted),
-    repo.countPrivateHidden(ctx.db, ws, ctx.actor.id, hidden, !includeDeleted),
+    repo.countPrivateHidden(ctx.db, ws, ctx.actor.id, { exceptGroups: hidden, liveOnly: !includeDeleted }),
   ]);
   return all - deleted - inHidden - privateHidden;
 }
