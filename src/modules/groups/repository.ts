@@ -284,19 +284,20 @@ export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId
     .execute();
 }
 
-/** Ids of the workspace's teams (not areas), optionally only those meeting `condition` (on alias g). */
+/** Ids of the workspace's teams (not areas) meeting `condition` (on alias g). */
 export async function teamIds(
   db: Kysely<DB>,
   workspaceId: string,
-  condition?: RawBuilder<SqlBool>,
+  condition: RawBuilder<SqlBool>,
 ): Promise<string[]> {
-  let q = db
+  const rows = await db
     .selectFrom('groups as g')
     .select('g.id')
     .where('g.workspace_id', '=', workspaceId)
-    .where('g.kind', '=', 'team');
-  if (condition) q = q.where(condition);
-  return (await q.execute()).map((r) => r.id);
+    .where('g.kind', '=', 'team')
+    .where(condition)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export function statusesByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<StatusRow[]> {
