@@ -19,6 +19,7 @@ import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
+import documentRoutes from './modules/documents/routes.ts';
 import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(projectStatusRoutes);
   await app.register(projectRoutes);
   await app.register(taskRoutes);
+  await app.register(documentRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {

@@ -9,6 +9,7 @@ import * as projectsTasks from './migrations/0002_projects_tasks.ts';
 import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
 import * as taskCounts from './migrations/0004_task_counts.ts';
 import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
+import * as documentsTemplates from './migrations/0006_documents_templates.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0003_live_task_lists': liveTaskLists,
   '0004_task_counts': taskCounts,
   '0005_member_task_counts': memberTaskCounts,
+  '0006_documents_templates': documentsTemplates,
 };
 
 class Provider implements MigrationProvider {

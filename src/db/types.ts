@@ -206,6 +206,124 @@ export interface PostsTable {
   updated_at: Timestamp;
 }
 
+export interface DocumentsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: string;
+  name: string;
+  slug: string;
+  visibility: Visibility;
+  group_id: string;
+  description_html: string;
+  description_markdown: string;
+  created_by_id: string;
+  last_edited_by_id: string | null;
+  last_edited_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+  deleted_by_id: string | null;
+}
+
+export interface PostImagesTable {
+  workspace_id: string;
+  id: string;
+  post_id: string;
+  position: number;
+  url: string;
+  key: string;
+  width: number;
+  height: number;
+}
+
+export interface PostReactionsTable {
+  workspace_id: string;
+  id: string;
+  post_id: string;
+  user_id: string;
+  reaction: string;
+  created_at: Timestamp;
+}
+
+export type DateUnit = 'days' | 'weeks' | 'months';
+export type DateDirection = 'before' | 'after';
+export type DateEvent = 'task_created' | 'project_created' | 'project_start' | 'project_due';
+
+export interface TaskTemplatesTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: string;
+  name: string;
+  description_html: string;
+  description_markdown: string;
+  priority: boolean | number;
+  visibility: Visibility;
+  status_id: string | null;
+  status_stage: TaskStage | null;
+  assigned_to_id: string | null;
+  project_id: string | null;
+  group_id: string;
+  scope_type: 'area' | 'project_template';
+  scope_id: string | null;
+  parent_task_template_id: string | null;
+  /** YYYY-MM-DD */
+  due_date: string | null;
+  start_date: string | null;
+  relative_date_count: number | null;
+  relative_date_unit: DateUnit | null;
+  relative_date_direction: DateDirection | null;
+  relative_date_event_type: DateEvent | null;
+  created_by_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface TaskTemplateLabelsTable {
+  workspace_id: string;
+  template_id: string;
+  label_id: string;
+  position: number;
+}
+
+export interface ProjectTemplatesTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  public_id: string;
+  name: string;
+  description_html: string;
+  description_markdown: string;
+  color: string | null;
+  icon: string | null;
+  owned_by_area_id: string;
+  owner_id: string | null;
+  due_date: string | null;
+  start_date: string | null;
+  relative_due_date_count: number | null;
+  relative_due_date_unit: DateUnit | null;
+  relative_due_date_direction: DateDirection | null;
+  relative_due_date_event_type: DateEvent | null;
+  relative_start_date_count: number | null;
+  relative_start_date_unit: DateUnit | null;
+  relative_start_date_direction: DateDirection | null;
+  relative_start_date_event_type: DateEvent | null;
+  created_by_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+  deleted_by_id: string | null;
+}
+
+export interface ProjectTemplateAreasTable {
+  workspace_id: string;
+  template_id: string;
+  group_id: string;
+  position: number;
+}
+
 export interface EventsTable {
   seq: Generated<number>;
   workspace_id: string;
@@ -235,4 +353,11 @@ export interface DB {
   task_label_links: TaskLabelLinksTable;
   posts: PostsTable;
   events: EventsTable;
+  documents: DocumentsTable;
+  post_images: PostImagesTable;
+  post_reactions: PostReactionsTable;
+  task_templates: TaskTemplatesTable;
+  task_template_labels: TaskTemplateLabelsTable;
+  project_templates: ProjectTemplatesTable;
+  project_template_areas: ProjectTemplateAreasTable;
 }

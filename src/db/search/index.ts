@@ -44,6 +44,7 @@ export const SEARCH_TARGETS = {
   users: { table: 'users', fts: 'users_fts', fields: ['name'], tagged: false },
   projects: { table: 'projects', fts: 'projects_fts', fields: ['name', 'description'], tagged: false },
   tasks: { table: 'tasks', fts: 'tasks_fts', fields: ['name', 'description'], tagged: true },
+  documents: { table: 'documents', fts: 'documents_fts', fields: ['name', 'description'], tagged: false },
 } as const satisfies Record<string, SearchTarget>;
 
 export interface FieldQuery {

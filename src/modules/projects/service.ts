@@ -5,7 +5,7 @@ import { type Context, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
-import { distinctWords, words } from '../../db/search/fold.ts';
+import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -13,6 +13,7 @@ import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { type DescriptionInput, EMPTY, fromInput, plainText } from '../../text/description.ts';
+import { slugFor } from '../../text/slug.ts';
 import * as collections from '../collections/service.ts';
 import * as groups from '../groups/lookup.ts';
 import * as posts from '../posts/service.ts';
@@ -67,20 +68,13 @@ export async function teamIdsOf(ctx: Context, projectIds: string[]): Promise<Map
   return repo.teamsOf(ctx.db, ctx.workspace.id, [...new Set(projectIds)]);
 }
 
-/** The slug of a name: its folded ASCII words joined by dashes, made unique in the workspace. */
-async function slugFor(ctx: Context, name: string, except?: ProjectRow): Promise<string> {
-  const stem =
-    words(name)
-      .map((w) => w.replace(/[^a-z0-9]/g, ''))
-      .filter(Boolean)
-      .join('-')
-      .slice(0, 60)
-      .replace(/-+$/, '') || 'project';
-  // A rename that keeps the same stem keeps the slug (and so the project's links).
-  if (except && (except.slug === stem || new RegExp(`^${stem}-\\d+$`).test(except.slug))) return except.slug;
-  const taken = await repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem);
-  if (!taken.has(stem)) return stem;
-  for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
+function projectSlug(ctx: Context, name: string, current?: ProjectRow): Promise<string> {
+  return slugFor(
+    name,
+    'project',
+    (stem) => repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem),
+    current?.slug,
+  );
 }
 
 async function checkTeams(ctx: Context, ids: string[], path: string): Promise<string[]> {
@@ -140,7 +134,7 @@ export async function upsertProject(
     id: randomUUID(),
     public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'project')),
     name,
-    slug: await slugFor(ctx, name),
+    slug: await projectSlug(ctx, name),
     icon: body.icon ?? null,
     color: body.color ?? null,
     start_date: toTimestampOrNull(body.startDate ?? null, 'startDate'),
@@ -172,7 +166,7 @@ async function updateProject(
   const changes: Partial<ProjectRow> = { updated_at: at };
   if (body.name !== undefined) {
     changes.name = body.name.trim();
-    changes.slug = await slugFor(ctx, changes.name, current.row);
+    changes.slug = await projectSlug(ctx, changes.name, current.row);
   }
   if (body.icon !== undefined) changes.icon = body.icon;
   if (body.color !== undefined) changes.color = body.color;

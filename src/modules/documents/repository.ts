@@ -1,0 +1,99 @@
+import type { Kysely, Selectable } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { tableListing } from '../../db/listing.ts';
+import type { DB, DocumentsTable } from '../../db/types.ts';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+const COLUMNS = [
+  'd.seq',
+  'd.workspace_id',
+  'd.id',
+  'd.public_id',
+  'd.name',
+  'd.slug',
+  'd.visibility',
+  'd.group_id',
+  'd.description_html',
+  'd.description_markdown',
+  'd.created_by_id',
+  'd.last_edited_by_id',
+  'd.last_edited_at',
+  'd.created_at',
+  'd.updated_at',
+  'd.deleted_at',
+  'd.deleted_by_id',
+] as const;
+
+export async function insertDocument(db: Kysely<DB>, row: Omit<DocumentRow, 'seq'>): Promise<DocumentRow> {
+  const { seq } = await db.insertInto('documents').values(row).returning('seq').executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
+}
+
+/**
+ * Applies `changes` if the document is in the `from` state (live or deleted): false when it is not,
+ * so that of two racing deletes (or an update racing a delete) only one changes anything.
+ */
+export async function updateDocument(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  from: 'live' | 'deleted',
+  changes: Partial<DocumentRow>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', from === 'live' ? 'is' : 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A document by id or publicId; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
+export function findDocument(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ref: { id: string } | { publicId: string },
+  forUpdate = false,
+): Promise<DocumentRow | undefined> {
+  let q = db.selectFrom('documents as d').select(COLUMNS).where('d.workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('d.id', '=', ref.id) : q.where('d.public_id', '=', ref.publicId);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+export function findDocuments(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<DocumentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('documents as d')
+    .select(COLUMNS)
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.id', 'in', ids)
+    .execute();
+}
+
+export async function slugsStartingWith(
+  db: Kysely<DB>,
+  workspaceId: string,
+  stem: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('documents')
+    .select('slug')
+    .where('workspace_id', '=', workspaceId)
+    .where('slug', '>=', stem)
+    .where('slug', '<', `${stem}\u007f`)
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+/** GET /v1/documents/search: within a relevance tier, most recently updated first. */
+export const DOCUMENT_SEARCH = tableListing(
+  defineOrder<DocumentRow>([
+    { ref: 'd.updated_at', dir: 'desc', key: (r) => r.updated_at },
+    { ref: 'd.id', dir: 'desc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('documents as d').where('d.workspace_id', '=', workspaceId),
+  COLUMNS,
+);

@@ -1,0 +1,185 @@
+// Operations on documents, each inside the caller's transaction, each writing its event.
+import { randomUUID } from 'node:crypto';
+import { type SqlBool, sql } from 'kysely';
+import { type Context, now } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import type { KeyValue, Tiered } from '../../db/keyset.ts';
+import { type Condition, searchPage } from '../../db/listing.ts';
+import { distinctWords } from '../../db/search/fold.ts';
+import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { AppError, invalid, notFound } from '../../http/errors.ts';
+import { textRef } from '../../http/ids.ts';
+import { EMPTY, fromInput, plainText } from '../../text/description.ts';
+import { slugFor } from '../../text/slug.ts';
+import * as groups from '../groups/lookup.ts';
+import type { DocumentRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { DocumentUpsertBody } from './schema.ts';
+import { documentFacts, documentVisibility } from './visibility.ts';
+
+/**
+ * A document the caller may see, deleted or not; anything else is 404. `forChange` locks the row on
+ * PostgreSQL until the transaction ends, so concurrent changes queue and read what the other wrote.
+ */
+export async function loadVisibleDocument(
+  ctx: Context,
+  ref: string,
+  forChange = false,
+): Promise<DocumentRow> {
+  const lock = forChange && ctx.dialect === 'postgres';
+  const [row, rule] = await Promise.all([
+    repo.findDocument(ctx.db, ctx.workspace.id, textRef(ref), lock),
+    documentVisibility(ctx),
+  ]);
+  if (!row || !rule.sees(documentFacts(row))) throw notFound('Document');
+  return row;
+}
+
+/** The visible documents among ids (posts on them, their titles). */
+export async function visibleDocuments(ctx: Context, ids: string[]): Promise<Map<string, DocumentRow>> {
+  const [rows, rule] = await Promise.all([
+    repo.findDocuments(ctx.db, ctx.workspace.id, [...new Set(ids)]),
+    documentVisibility(ctx),
+  ]);
+  return new Map(rows.filter((r) => rule.sees(documentFacts(r))).map((r) => [r.id, r]));
+}
+
+/** The documents' search index, written by every path that changes a name or description. */
+const INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
+  name: row.name,
+  description: plainText(row.description_html),
+}));
+
+async function checkTeam(ctx: Context, id: string): Promise<string> {
+  if (!(await groups.visibleTeamIds(ctx, [id])).has(id)) throw invalid('teamId', 'no team with this id');
+  return id;
+}
+
+function documentSlug(ctx: Context, name: string, current?: string): Promise<string> {
+  return slugFor(name, 'document', (stem) => repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem), current);
+}
+
+const DELETED = () => new AppError('deleted', 'This document is deleted; restore it first');
+
+/** POST /v1/documents: create, or update when `id` is given. */
+export async function upsertDocument(
+  ctx: Context,
+  body: DocumentUpsertBody,
+): Promise<{ row: DocumentRow; created: boolean }> {
+  const at = now();
+  if (body.id !== undefined) return { row: await updateDocument(ctx, body.id, body, at), created: false };
+  if (body.name === undefined) throw invalid('name', 'is required when creating');
+  if (body.teamId === undefined) throw invalid('teamId', 'is required when creating');
+  const groupId = await checkTeam(ctx, body.teamId);
+  const name = body.name.trim();
+  const description = body.description ? fromInput(body.description) : EMPTY;
+  const row = await repo.insertDocument(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'document')),
+    name,
+    slug: await documentSlug(ctx, name),
+    visibility: body.visibility ?? 'workspace',
+    group_id: groupId,
+    description_html: description.html,
+    description_markdown: description.markdown,
+    created_by_id: ctx.actor.id,
+    last_edited_by_id: ctx.actor.id,
+    last_edited_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    deleted_by_id: null,
+  });
+  await INDEX.writeNew(ctx, [row]);
+  await recordEvent(ctx, 'document.created', row.id, at);
+  return { row, created: true };
+}
+
+async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBody, at: string) {
+  const current = await loadVisibleDocument(ctx, ref, true);
+  if (current.deleted_at !== null) throw DELETED();
+  const changes: Partial<DocumentRow> = { updated_at: at };
+  if (body.name !== undefined) {
+    changes.name = body.name.trim();
+    changes.slug = await documentSlug(ctx, changes.name, current.slug);
+  }
+  if (body.description !== undefined) {
+    const d = body.description === null ? EMPTY : fromInput(body.description);
+    changes.description_html = d.html;
+    changes.description_markdown = d.markdown;
+  }
+  if (body.visibility !== undefined) changes.visibility = body.visibility;
+  if (body.teamId !== undefined) changes.group_id = await checkTeam(ctx, body.teamId);
+  // The content is the name and the description: what "last edited" is about.
+  const edited = changes.name !== undefined || changes.description_html !== undefined;
+  if (edited) {
+    changes.last_edited_by_id = ctx.actor.id;
+    changes.last_edited_at = at;
+  }
+  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) throw DELETED();
+  const row = { ...current, ...changes };
+  if (edited) await INDEX.write(ctx, row);
+  await recordEvent(ctx, 'document.updated', row.id, at);
+  return row;
+}
+
+/** DELETE /v1/documents/{id}: soft delete; deleting a deleted document changes nothing. */
+export async function deleteDocument(ctx: Context, ref: string): Promise<void> {
+  const current = await loadVisibleDocument(ctx, ref, true);
+  if (current.deleted_at !== null) return;
+  const at = now();
+  const changes = { deleted_at: at, deleted_by_id: ctx.actor.id, updated_at: at };
+  // Only a real change writes the event (a racing delete finds it done).
+  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) return;
+  await recordEvent(ctx, 'document.deleted', current.id, at);
+}
+
+export async function restoreDocument(ctx: Context, ref: string): Promise<DocumentRow> {
+  const notDeleted = () => new AppError('not_deleted', 'This document is not deleted');
+  const current = await loadVisibleDocument(ctx, ref, true);
+  if (current.deleted_at === null) throw notDeleted();
+  const at = now();
+  const changes = { deleted_at: null, deleted_by_id: null, updated_at: at };
+  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'deleted', changes)))
+    throw notDeleted();
+  await recordEvent(ctx, 'document.restored', current.id, at);
+  return { ...current, ...changes };
+}
+
+export interface DocumentSearch {
+  name?: string;
+  description?: string;
+  teamName?: string;
+  mode: MatchMode;
+  teamId?: string;
+  includeDeleted: boolean;
+}
+
+/** GET /v1/documents/search: relevance tiers (search.md), then most recently updated first. */
+export async function searchDocuments(
+  ctx: Context,
+  s: DocumentSearch,
+  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
+): Promise<{ rows: Tiered<DocumentRow>[]; total: number }> {
+  const fields: (Condition | null)[] = [];
+  for (const field of ['name', 'description'] as const) {
+    const w = distinctWords(s[field]);
+    if (w.length > 0)
+      fields.push(ctx.search.matches(SEARCH_TARGETS.documents, 'd', [{ field, words: w }], 'all'));
+  }
+  const teamWords = distinctWords(s.teamName);
+  if (teamWords.length > 0) {
+    // Only teams the caller sees: a hidden team's name finds nothing.
+    const ids = await groups.teamIdsByName(ctx, teamWords);
+    fields.push(ids.length > 0 ? sql<SqlBool>`d.group_id in (${sql.join(ids)})` : null);
+  }
+  const where: Condition[] = [...(await documentVisibility(ctx)).where];
+  if (s.teamId) {
+    const visible = (await groups.groupVisibility(ctx)).visible.has(s.teamId);
+    where.push(visible ? sql<SqlBool>`d.group_id = ${s.teamId}` : sql<SqlBool>`1 = 0`);
+  }
+  if (!s.includeDeleted) where.push(sql<SqlBool>`d.deleted_at is null`);
+  return searchPage(ctx, repo.DOCUMENT_SEARCH, { fields, mode: s.mode, where }, page);
+}
