@@ -22,6 +22,7 @@ import collectionRoutes from './modules/collections/routes.ts';
 import documentRoutes from './modules/documents/routes.ts';
 import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import postRoutes from './modules/posts/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
 import projectRoutes from './modules/projects/routes.ts';
 import taskRoutes from './modules/tasks/routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(projectRoutes);
   await app.register(taskRoutes);
   await app.register(documentRoutes);
+  await app.register(postRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {
