@@ -3,7 +3,8 @@
 //
 // Templates keep their own dates as `YYYY-MM-DD` text (decisions §4): they are calendar dates, not
 // instants, and are resolved into a task's or project's timestamps only when something is made from
-// the template (docs/templates.md).
+// the template (docs/templates.md). A task template's status has no foreign key: an area may remove
+// a status a template names, and the template then falls back to its statusStage.
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../index.ts';
 import { statements, types } from './ddl.ts';
@@ -96,8 +97,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       unique (workspace_id, public_id),
       foreign key (workspace_id, group_id) references groups (workspace_id, id),
       foreign key (workspace_id, assigned_to_id) references users (workspace_id, id),
-      foreign key (workspace_id, project_id) references projects (workspace_id, id),
-      foreign key (workspace_id, status_id) references task_statuses (workspace_id, id)
+      foreign key (workspace_id, project_id) references projects (workspace_id, id)
     );
     create index task_templates_by_created on task_templates (workspace_id, created_at, id);
     create index task_templates_by_scope on task_templates (workspace_id, scope_id);

@@ -47,21 +47,24 @@ export async function presentProjects(
         ).map((c) => [c.id, c]),
       )
     : undefined;
-  const teams = expand.has('teams')
-    ? new Map(
-        (
-          await groups.groupsByIds(
-            ctx,
-            projects.flatMap((p) => p.teamIds),
-          )
-        ).map((g) => [g.id, g]),
-      )
-    : undefined;
+  const groupRows =
+    expand.has('teams') || expand.has('area')
+      ? new Map(
+          (
+            await groups.groupsByIds(
+              ctx,
+              projects.flatMap((p) => p.teamIds),
+            )
+          ).map((g) => [g.id, g]),
+        )
+      : undefined;
   // A project can span a team the caller cannot see: that team's id stays out of the response.
   const visibility = await groups.groupVisibility(ctx);
 
   return projects.map(({ row, teamIds: allTeamIds }) => {
     const teamIds = visibility.all ? allTeamIds : allTeamIds.filter((id) => visibility.visible.has(id));
+    // A project made from a template belongs to one area, and reads as the area variant.
+    const areaId = teamIds.find((id) => !visibility.visibleTeams.has(id));
     const out: Project = {
       id: row.id,
       publicId: row.public_id,
@@ -72,13 +75,13 @@ export async function presentProjects(
       startDate: row.start_date,
       dueDate: row.due_date,
       ownerId: row.owner_id,
-      collectionId: row.collection_id,
+      ...(areaId ? { areaId } : { collectionId: row.collection_id }),
       workspaceId: row.workspace_id,
       statusId: row.status_id,
       archivedAt: row.archived_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-      teamIds,
+      ...(areaId ? {} : { teamIds }),
       description: includeMarkdown
         ? { html: row.description_html, markdown: row.description_markdown }
         : { html: row.description_html },
@@ -91,15 +94,18 @@ export async function presentProjects(
       const s = projectStatuses.get(row.status_id)!;
       out.status = { id: s.id, name: s.name, color: s.color, icon: s.icon };
     }
-    if (teams) {
+    if (groupRows && areaId) {
+      const g = groupRows.get(areaId)!;
+      out.area = { id: g.id, name: g.name, publicId: g.public_id };
+    } else if (groupRows) {
       out.teams = teamIds
-        .filter((id) => teams.has(id))
+        .filter((id) => groupRows.has(id))
         .map((id) => {
-          const g = teams.get(id)!;
+          const g = groupRows.get(id)!;
           return { id: g.id, name: g.name, publicId: g.public_id };
         });
     }
-    if (collectionRows) {
+    if (collectionRows && !areaId) {
       const c = row.collection_id ? collectionRows.get(row.collection_id) : undefined;
       out.collection = c ? { id: c.id, name: c.name } : null;
     }

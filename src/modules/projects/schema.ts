@@ -18,7 +18,12 @@ import {
   Uuid,
 } from '../../http/schemas.ts';
 
-export const PROJECT_EXPANSIONS = ['owner', 'status', 'teams', 'collection'] as const;
+/**
+ * `teams` and `area` both ask for the project's groups, shown under the name of their kind: `teams` for
+ * a project of teams, `area` for a project made from a template (the area variant, which has no
+ * collection either).
+ */
+export const PROJECT_EXPANSIONS = ['owner', 'status', 'teams', 'collection', 'area'] as const;
 export type ProjectExpansion = (typeof PROJECT_EXPANSIONS)[number];
 
 export const ProjectUpsertBody = UpsertBody(
@@ -66,13 +71,19 @@ export const Project = Type.Object(
     startDate: NullableTimestamp,
     dueDate: NullableTimestamp,
     ownerId: Nullable(Uuid),
-    collectionId: Nullable(Uuid),
+    collectionId: Type.Optional(Nullable(Uuid)),
+    areaId: Type.Optional(
+      Type.Unsafe<string>({
+        ...Uuid,
+        description: 'In place of teamIds and collectionId: a project made from a template',
+      }),
+    ),
     workspaceId: Uuid,
     statusId: Uuid,
     archivedAt: NullableTimestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,
-    teamIds: Type.Array(Uuid),
+    teamIds: Type.Optional(Type.Array(Uuid)),
     description: DescriptionOut,
     owner: Type.Optional(Nullable(Person)),
     status: Type.Optional(
@@ -80,6 +91,7 @@ export const Project = Type.Object(
     ),
     teams: Type.Optional(Type.Array(Type.Object({ id: Uuid, name: Type.String(), publicId: Type.String() }))),
     collection: Type.Optional(Nullable(Type.Object({ id: Uuid, name: Type.String() }))),
+    area: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), publicId: Type.String() })),
   },
   { $id: 'Project' },
 );

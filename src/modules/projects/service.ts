@@ -12,7 +12,13 @@ import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
-import { type DescriptionInput, EMPTY, fromInput, plainText } from '../../text/description.ts';
+import {
+  type Description,
+  type DescriptionInput,
+  EMPTY,
+  fromInput,
+  plainText,
+} from '../../text/description.ts';
 import { slugFor } from '../../text/slug.ts';
 import * as collections from '../collections/service.ts';
 import * as groups from '../groups/lookup.ts';
@@ -125,34 +131,87 @@ export async function upsertProject(
     body.teamId ? 'teamId' : 'teamIds',
   );
   await checkReferences(ctx, body);
-  const name = body.name.trim();
-  const description = describe(body.description);
-  const statusId = body.statusId?.toLowerCase() ?? (await statuses.listStatuses(ctx))[0]?.id;
+  const project = await insertNew(
+    ctx,
+    {
+      name: body.name.trim(),
+      icon: body.icon ?? null,
+      color: body.color ?? null,
+      startDate: toTimestampOrNull(body.startDate ?? null, 'startDate'),
+      dueDate: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
+      ownerId: body.ownerId === undefined ? ctx.actor.id : (body.ownerId?.toLowerCase() ?? null),
+      collectionId: body.collectionId?.toLowerCase() ?? null,
+      statusId: body.statusId?.toLowerCase(),
+      description: describe(body.description),
+    },
+    teamIds,
+    at,
+  );
+  return { project, created: true };
+}
+
+interface NewProject {
+  name: string;
+  icon: string | null;
+  color: string | null;
+  startDate: string | null;
+  dueDate: string | null;
+  ownerId: string | null;
+  collectionId: string | null;
+  /** Default: the workspace's first project status. */
+  statusId?: string;
+  description: Description;
+}
+
+/** Writes a checked new project in its groups, indexed, with its event. */
+async function insertNew(
+  ctx: Context,
+  p: NewProject,
+  groupIds: string[],
+  at: string,
+): Promise<LoadedProject> {
+  const statusId = p.statusId ?? (await statuses.listStatuses(ctx))[0]?.id;
   if (!statusId) throw new AppError('conflict', 'The workspace has no project statuses');
   const row = await repo.insertProject(ctx.db, {
     workspace_id: ctx.workspace.id,
     id: randomUUID(),
     public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'project')),
-    name,
-    slug: await projectSlug(ctx, name),
-    icon: body.icon ?? null,
-    color: body.color ?? null,
-    start_date: toTimestampOrNull(body.startDate ?? null, 'startDate'),
-    due_date: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
-    owner_id: body.ownerId === undefined ? ctx.actor.id : (body.ownerId?.toLowerCase() ?? null),
-    collection_id: body.collectionId?.toLowerCase() ?? null,
+    name: p.name,
+    slug: await projectSlug(ctx, p.name),
+    icon: p.icon,
+    color: p.color,
+    start_date: p.startDate,
+    due_date: p.dueDate,
+    owner_id: p.ownerId,
+    collection_id: p.collectionId,
     status_id: statusId,
-    description_html: description.html,
-    description_markdown: description.markdown,
+    description_html: p.description.html,
+    description_markdown: p.description.markdown,
     archived_at: null,
     created_by_id: ctx.actor.id,
     created_at: at,
     updated_at: at,
   });
-  await repo.replaceTeams(ctx.db, ctx.workspace.id, row.id, teamIds);
+  await repo.replaceTeams(ctx.db, ctx.workspace.id, row.id, groupIds);
   await INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.created', row.id, at);
-  return { project: { row, teamIds }, created: true };
+  return { row, teamIds: groupIds };
+}
+
+/**
+ * A project in an area, made from a template (project-templates module, which checked the area and
+ * the values): the area variant, with no teams and no collection. Its owner must be in the workspace.
+ */
+export async function createInArea(
+  ctx: Context,
+  areaId: string,
+  p: Omit<NewProject, 'collectionId' | 'statusId'>,
+  at: string,
+): Promise<LoadedProject> {
+  if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot create projects');
+  if (p.ownerId && !(await users.findUser(ctx, p.ownerId)))
+    throw invalid('ownerId', 'no user with this id in the workspace');
+  return insertNew(ctx, { ...p, collectionId: null }, [areaId], at);
 }
 
 async function updateProject(
@@ -162,6 +221,12 @@ async function updateProject(
   at: string,
 ): Promise<LoadedProject> {
   const current = await loadChangeableProject(ctx, ref);
+  const seen = await groups.groupVisibility(ctx);
+  if (current.teamIds.some((id) => seen.visible.has(id) && !seen.visibleTeams.has(id))) {
+    for (const field of ['teamId', 'teamIds', 'collectionId'] as const)
+      if (body[field] !== undefined)
+        throw invalid(field, 'this project belongs to an area (areaId): it has no teams or collection');
+  }
   await checkReferences(ctx, body);
   const changes: Partial<ProjectRow> = { updated_at: at };
   if (body.name !== undefined) {
@@ -189,7 +254,6 @@ async function updateProject(
       body.teamIds ? 'teamIds' : 'teamId',
     );
     // The caller's list replaces only the teams it sees: teams hidden from it stay, after them.
-    const seen = await groups.groupVisibility(ctx);
     const hidden = current.teamIds.filter((id) => !seen.visible.has(id));
     teamIds = [...visible, ...hidden];
     await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);

@@ -19,7 +19,7 @@ export async function presentTasks(
 ): Promise<Task[]> {
   // Independent lookups, run together: on PostgreSQL outside a transaction each takes its own
   // connection, so a page costs one round trip of waiting rather than five.
-  const [labels, statuses, teams, visibleProjects, assignees] = await Promise.all([
+  const [labels, statuses, teams, visibleProjects, assignees, visibility] = await Promise.all([
     labelsOf(
       ctx,
       rows.map((r) => r.id),
@@ -32,7 +32,7 @@ export async function presentTasks(
           )
           .then(byId)
       : undefined,
-    expand.has('team')
+    expand.has('team') || expand.has('area')
       ? groups
           .groupsByIds(
             ctx,
@@ -55,9 +55,12 @@ export async function presentTasks(
           )
           .then(byId)
       : undefined,
+    // A task's group is a team, or an area for a task made from a template: which names its fields.
+    groups.groupVisibility(ctx),
   ]);
 
   return rows.map((row) => {
+    const isArea = !visibility.visibleTeams.has(row.group_id);
     const out: Task = {
       id: row.id,
       publicId: Number(row.public_id),
@@ -71,7 +74,7 @@ export async function presentTasks(
       visibility: row.visibility,
       createdById: row.created_by_id,
       projectId: row.project_id,
-      teamId: row.group_id,
+      ...(isArea ? { areaId: row.group_id } : { teamId: row.group_id }),
       statusId: row.status_id,
       assignedToId: row.assigned_to_id,
       repeatId: row.repeat_id,
@@ -86,7 +89,7 @@ export async function presentTasks(
     }
     if (teams) {
       const g = teams.get(row.group_id)!;
-      out.team = { id: g.id, name: g.name, publicId: g.public_id };
+      out[isArea ? 'area' : 'team'] = { id: g.id, name: g.name, publicId: g.public_id };
     }
     if (visibleProjects) {
       const p = row.project_id ? visibleProjects.get(row.project_id) : undefined;

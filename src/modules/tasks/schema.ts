@@ -17,7 +17,11 @@ import {
   Visibility,
 } from '../../http/schemas.ts';
 
-export const TASK_EXPANSIONS = ['status', 'team', 'project', 'assignee'] as const;
+/**
+ * `team` and `area` both ask for the task's group, shown under the name of its kind: `team` for a task
+ * of a team, `area` for a task made from a template (the area variant).
+ */
+export const TASK_EXPANSIONS = ['status', 'team', 'area', 'project', 'assignee'] as const;
 export type TaskExpansion = (typeof TASK_EXPANSIONS)[number];
 
 /** POST /v1/tasks and each entry of POST /v1/tasks/batch. */
@@ -78,6 +82,8 @@ export const TaskBatchBody = Type.Object(
 );
 export type TaskBatchBody = Static<typeof TaskBatchBody>;
 
+const GroupRef = Type.Object({ id: Uuid, name: Type.String(), publicId: Type.String() });
+
 export const Task = Type.Object(
   {
     id: Uuid,
@@ -90,7 +96,13 @@ export const Task = Type.Object(
     visibility: Visibility,
     createdById: Uuid,
     projectId: Nullable(Uuid),
-    teamId: Uuid,
+    teamId: Type.Optional(Type.Unsafe<string>({ ...Uuid, description: 'A task of a team' })),
+    areaId: Type.Optional(
+      Type.Unsafe<string>({
+        ...Uuid,
+        description: 'In place of teamId: a task made from a template, in its area',
+      }),
+    ),
     statusId: Uuid,
     assignedToId: Nullable(Uuid),
     repeatId: Nullable(Uuid),
@@ -100,7 +112,8 @@ export const Task = Type.Object(
     deletedAt: NullableTimestamp,
     status: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), stage: Stage, color: Type.String() })),
     assignee: Type.Optional(Nullable(Person)),
-    team: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), publicId: Type.String() })),
+    team: Type.Optional(GroupRef),
+    area: Type.Optional(GroupRef),
     project: Type.Optional(Nullable(Type.Object({ id: Uuid, name: Type.String() }))),
   },
   { $id: 'Task' },

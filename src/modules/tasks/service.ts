@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { TaskStage } from '../../db/types.ts';
+import type { TaskStage, Visibility } from '../../db/types.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
-import { EMPTY, fromInput } from '../../text/description.ts';
+import { type Description, EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
@@ -147,29 +147,99 @@ export async function prepareCreate(
     groupId = await checkTeam(ctx, first, 'projectId');
   }
   const status = await chooseStatus(ctx, groupId, body.statusId, undefined);
-  const labelIds = await checkLabels(ctx, groupId, body.labelIds ?? []);
-  const description = body.description ? fromInput(body.description) : EMPTY;
-  const fields: PreparedCreate['fields'] = {
+  return {
+    fields: newRow(ctx, at, newId, {
+      name: body.name.trim(),
+      description: body.description ? fromInput(body.description) : EMPTY,
+      dueDate: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
+      priority: body.priority ?? false,
+      visibility: body.visibility ?? 'workspace',
+      projectId,
+      groupId,
+      status,
+      assignedToId: await checkAssignee(ctx, body.assignedToId ?? null),
+    }),
+    labelIds: await checkLabels(ctx, groupId, body.labelIds ?? []),
+  };
+}
+
+interface NewTask {
+  name: string;
+  description: Description;
+  dueDate: string | null;
+  priority: boolean;
+  visibility: Visibility;
+  projectId: string | null;
+  groupId: string;
+  status: StatusChoice;
+  assignedToId: string | null;
+}
+
+function newRow(ctx: Context, at: string, id: string, t: NewTask): PreparedCreate['fields'] {
+  return {
     workspace_id: ctx.workspace.id,
-    id: newId,
-    name: body.name.trim(),
-    description_html: description.html,
-    description_markdown: description.markdown,
-    due_date: toTimestampOrNull(body.dueDate ?? null, 'dueDate'),
-    completed_at: status.stage === 'completed' ? at : null,
-    priority: body.priority ?? false,
-    visibility: body.visibility ?? 'workspace',
+    id,
+    name: t.name,
+    description_html: t.description.html,
+    description_markdown: t.description.markdown,
+    due_date: t.dueDate,
+    completed_at: t.status.stage === 'completed' ? at : null,
+    priority: t.priority,
+    visibility: t.visibility,
     created_by_id: ctx.actor.id,
-    project_id: projectId,
-    group_id: groupId,
-    status_id: status.id,
-    assigned_to_id: await checkAssignee(ctx, body.assignedToId ?? null),
+    project_id: t.projectId,
+    group_id: t.groupId,
+    status_id: t.status.id,
+    assigned_to_id: t.assignedToId,
     repeat_id: null,
     created_at: at,
     updated_at: at,
     deleted_at: null,
   };
-  return { fields, labelIds };
+}
+
+/** A task to make in an area from a template (task-templates module); the area is already checked. */
+export interface AreaTask {
+  areaId: string;
+  name: string;
+  description: Description;
+  dueDate: string | null;
+  priority: boolean;
+  visibility: Visibility;
+  /** The template's status, when it is still one of the area's; else the first of `stage`. */
+  statusId: string | null;
+  stage: TaskStage | null;
+  assignedToId: string | null;
+  projectId: string | null;
+  labelIds: string[];
+}
+
+/**
+ * Checks a task made from a template and works out its row; write it with insertCreates. A status or
+ * label the area no longer has is left out (the stage, then the area's default, stands in), and so
+ * is an assignee no longer in the workspace; a project must be one the caller sees.
+ */
+export async function prepareAreaCreate(
+  ctx: Context,
+  t: AreaTask,
+  at: string,
+  newId = randomUUID(),
+): Promise<PreparedCreate> {
+  const statuses = await groups.statusesOfGroup(ctx, t.areaId);
+  const kept = t.statusId ? statuses.find((st) => st.id === t.statusId) : undefined;
+  const status = kept ?? (await chooseStatus(ctx, t.areaId, undefined, t.stage ?? undefined));
+  const labels = new Set((await groups.labelsOfGroup(ctx, t.areaId)).map((l) => l.id));
+  const assignee = t.assignedToId && (await users.findUser(ctx, t.assignedToId)) ? t.assignedToId : null;
+  return {
+    fields: newRow(ctx, at, newId, {
+      ...t,
+      groupId: t.areaId,
+      projectId: t.projectId === null ? null : await checkProject(ctx, t.projectId),
+      status,
+      assignedToId: assignee,
+    }),
+    labelIds: t.labelIds.filter((id) => labels.has(id)),
+  };
 }
 
 /**
@@ -225,6 +295,11 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   if (body.projectId !== undefined)
     changes.project_id = body.projectId === null ? null : await checkProject(ctx, body.projectId);
 
+  if (
+    body.teamId !== undefined &&
+    !(await groups.visibleTeamIds(ctx, [current.group_id])).has(current.group_id)
+  )
+    throw invalid('teamId', 'this task belongs to an area (areaId): it cannot move to a team');
   const groupId =
     body.teamId !== undefined ? await checkTeam(ctx, body.teamId.toLowerCase(), 'teamId') : current.group_id;
   const moved = groupId !== current.group_id;
