@@ -24,8 +24,12 @@ import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import postRoutes from './modules/posts/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
+import projectTemplateRoutes from './modules/project-templates/routes.ts';
 import projectRoutes from './modules/projects/routes.ts';
+import { Project } from './modules/projects/schema.ts';
+import taskTemplateRoutes from './modules/task-templates/routes.ts';
 import taskRoutes from './modules/tasks/routes.ts';
+import { Task } from './modules/tasks/schema.ts';
 import userRoutes from './modules/users/routes.ts';
 
 export interface Services {
@@ -86,6 +90,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
   app.addSchema(Problem);
+  // Resources another module answers with (a task made from a template, a project from one): shared
+  // from the root, where every plugin sees them.
+  app.addSchema(Task);
+  app.addSchema(Project);
   registerErrorHandling(app);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -141,6 +149,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(taskRoutes);
   await app.register(documentRoutes);
   await app.register(postRoutes);
+  await app.register(taskTemplateRoutes);
+  await app.register(projectTemplateRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {

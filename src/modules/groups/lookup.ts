@@ -89,6 +89,20 @@ export function labelsOfGroup(ctx: Context, groupId: string): Promise<LabelRow[]
   );
 }
 
+/** The labels of several groups at once (presenting a page of templates). */
+export function labelsOfGroups(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  groupIds: string[],
+): Promise<LabelRow[]> {
+  return repo.labelsOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+}
+
+/** The visible areas (not teams) among ids: for area references in bodies. */
+export async function visibleAreaIds(ctx: Context, ids: string[]): Promise<Set<string>> {
+  const { visible, visibleTeams } = await groupVisibility(ctx);
+  return new Set(ids.filter((id) => visible.has(id) && !visibleTeams.has(id)));
+}
+
 export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]): Promise<StatusRow[]> {
   return repo.statusesByIds(ctx.db, ctx.workspace.id, [...new Set(ids)]);
 }

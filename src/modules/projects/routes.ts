@@ -10,7 +10,6 @@ import { type ProjectPresentation, presentProjectRows, presentProjects } from '.
 import { PROJECT_LIST, PROJECT_SEARCH } from './repository.ts';
 import {
   PROJECT_EXPANSIONS,
-  Project,
   ProjectListQuery,
   ProjectReadQuery,
   ProjectSearchQuery,
@@ -29,7 +28,6 @@ async function one(ctx: Context, project: LoadedProject, p: ProjectPresentation)
 
 export default async function projectRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
-  app.addSchema(Project);
 
   app.post(
     '/v1/projects',

@@ -11,7 +11,6 @@ import { presentTasks } from './present.ts';
 import { TASK_LIST } from './repository.ts';
 import {
   TASK_EXPANSIONS,
-  Task,
   TaskBatchBody,
   TaskBatchResult,
   TaskReadQuery,
@@ -26,7 +25,6 @@ const TaskRef = Type.Ref('Task');
 
 export default async function taskRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
-  app.addSchema(Task);
 
   app.post(
     '/v1/tasks',

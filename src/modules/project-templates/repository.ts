@@ -1,0 +1,139 @@
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Condition } from '../../db/listing.ts';
+import type { DB, ProjectTemplatesTable } from '../../db/types.ts';
+
+export type ProjectTemplateRow = Selectable<ProjectTemplatesTable>;
+
+const COLUMNS = [
+  'pt.seq',
+  'pt.workspace_id',
+  'pt.id',
+  'pt.public_id',
+  'pt.name',
+  'pt.description_html',
+  'pt.description_markdown',
+  'pt.color',
+  'pt.icon',
+  'pt.owned_by_area_id',
+  'pt.owner_id',
+  'pt.due_date',
+  'pt.start_date',
+  'pt.relative_due_date_count',
+  'pt.relative_due_date_unit',
+  'pt.relative_due_date_direction',
+  'pt.relative_due_date_event_type',
+  'pt.relative_start_date_count',
+  'pt.relative_start_date_unit',
+  'pt.relative_start_date_direction',
+  'pt.relative_start_date_event_type',
+  'pt.created_by_id',
+  'pt.created_at',
+  'pt.updated_at',
+  'pt.deleted_at',
+  'pt.deleted_by_id',
+] as const;
+
+export async function insertTemplate(
+  db: Kysely<DB>,
+  row: Omit<ProjectTemplateRow, 'seq'>,
+): Promise<ProjectTemplateRow> {
+  const { seq } = await db
+    .insertInto('project_templates')
+    .values(row)
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
+}
+
+/** Applies `changes` if the template is in the `from` state; false when it is not. */
+export async function updateTemplate(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  changes: Partial<ProjectTemplateRow>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('project_templates')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function findTemplate(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ref: { id: string } | { publicId: string },
+  forUpdate = false,
+): Promise<ProjectTemplateRow | undefined> {
+  let q = db.selectFrom('project_templates as pt').select(COLUMNS).where('pt.workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('pt.id', '=', ref.id) : q.where('pt.public_id', '=', ref.publicId);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+export function listTemplates(
+  db: Kysely<DB>,
+  workspaceId: string,
+  where: Condition[],
+  limit: number,
+): Promise<ProjectTemplateRow[]> {
+  let q = db.selectFrom('project_templates as pt').select(COLUMNS).where('pt.workspace_id', '=', workspaceId);
+  for (const c of where) q = q.where(c);
+  return q.orderBy('pt.created_at').orderBy('pt.id').limit(limit).execute();
+}
+
+/** Templates offered in an area: owned by it, or listing it among their areas (alias pt). */
+export function offeredIn(areaId: string): Condition {
+  return sql<SqlBool>`(pt.owned_by_area_id = ${areaId} or exists (select 1 from project_template_areas pa
+    where pa.workspace_id = pt.workspace_id and pa.template_id = pt.id and pa.group_id = ${areaId}))`;
+}
+
+export async function areasOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  templateIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (templateIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('project_template_areas')
+    .select(['template_id', 'group_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('template_id', 'in', templateIds)
+    .orderBy('template_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.template_id);
+    if (list) list.push(r.group_id);
+    else out.set(r.template_id, [r.group_id]);
+  }
+  return out;
+}
+
+export async function replaceAreas(
+  db: Kysely<DB>,
+  workspaceId: string,
+  templateId: string,
+  groupIds: string[],
+) {
+  await db
+    .deleteFrom('project_template_areas')
+    .where('workspace_id', '=', workspaceId)
+    .where('template_id', '=', templateId)
+    .execute();
+  if (groupIds.length === 0) return;
+  await db
+    .insertInto('project_template_areas')
+    .values(
+      groupIds.map((group_id, position) => ({
+        workspace_id: workspaceId,
+        template_id: templateId,
+        group_id,
+        position,
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,171 @@
+// Project templates: create-or-update, list, soft delete, and projects made from them (with the
+// tasks of the task templates scoped to them), in their owning area.
+import { randomUUID } from 'node:crypto';
+import { type SqlBool, sql } from 'kysely';
+import { type Context, now } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import type { Condition } from '../../db/listing.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import { toTimestampOrNull } from '../../text/dates.ts';
+import { type Anchors, resolveDate } from '../../text/relative-dates.ts';
+import * as groups from '../groups/lookup.ts';
+import * as projects from '../projects/service.ts';
+import { canChangeTemplates } from '../task-templates/policy.ts';
+import * as taskTemplates from '../task-templates/service.ts';
+import { loadVisibleProjectTemplate } from './lookup.ts';
+import type { ProjectTemplateRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { CreateProjectBody, ProjectTemplateUpsertBody } from './schema.ts';
+import { checkTemplate, relativeDue, relativeStart } from './values.ts';
+
+export { loadVisibleProjectTemplate } from './lookup.ts';
+
+export interface LoadedTemplate {
+  row: ProjectTemplateRow;
+  areaIds: string[];
+}
+
+const DELETED = () => new AppError('deleted', 'This template is deleted');
+
+export async function loadTemplate(ctx: Context, ref: string): Promise<LoadedTemplate> {
+  const row = await loadVisibleProjectTemplate(ctx, ref);
+  return { row, areaIds: (await areasOf(ctx, [row.id])).get(row.id) ?? [] };
+}
+
+export function areasOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
+  return repo.areasOf(ctx.db, ctx.workspace.id, templateIds);
+}
+
+/** POST /v1/project-templates: create, or update when `id` is given. */
+export async function upsertProjectTemplate(
+  ctx: Context,
+  body: ProjectTemplateUpsertBody,
+): Promise<{ template: LoadedTemplate; created: boolean }> {
+  if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
+  const at = now();
+  if (body.id !== undefined) {
+    const current = await loadVisibleProjectTemplate(ctx, body.id, true);
+    if (current.deleted_at !== null) throw DELETED();
+    const currentAreas = (await areasOf(ctx, [current.id])).get(current.id) ?? [];
+    const { row, areaIds } = await checkTemplate(ctx, body, current, currentAreas);
+    const changes = { ...row, updated_at: at };
+    if (!(await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
+    if (areaIds !== currentAreas) await repo.replaceAreas(ctx.db, ctx.workspace.id, current.id, areaIds);
+    return { template: { row: { ...current, ...changes }, areaIds }, created: false };
+  }
+  const { row, areaIds } = await checkTemplate(ctx, body, undefined, []);
+  const inserted = await repo.insertTemplate(ctx.db, {
+    ...row,
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'project_template')),
+    created_by_id: ctx.actor.id,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    deleted_by_id: null,
+  });
+  await repo.replaceAreas(ctx.db, ctx.workspace.id, inserted.id, areaIds);
+  await recordEvent(ctx, 'project_template.created', inserted.id, at);
+  return { template: { row: inserted, areaIds }, created: true };
+}
+
+/** DELETE /v1/project-templates/{id}: soft (deletedById); deleting it again changes nothing. */
+export async function deleteProjectTemplate(ctx: Context, ref: string): Promise<void> {
+  if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
+  const current = await loadVisibleProjectTemplate(ctx, ref, true);
+  if (current.deleted_at !== null) return;
+  const at = now();
+  await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, {
+    deleted_at: at,
+    deleted_by_id: ctx.actor.id,
+    updated_at: at,
+  });
+}
+
+export interface ProjectTemplateFilter {
+  areaId?: string;
+  ownedByAreaId?: string;
+  includeDeleted: boolean;
+  limit: number;
+}
+
+/** GET /v1/project-templates: templates of areas the caller sees, oldest first. */
+export async function listProjectTemplates(
+  ctx: Context,
+  q: ProjectTemplateFilter,
+): Promise<LoadedTemplate[]> {
+  const visibility = await groups.groupVisibility(ctx);
+  const where: Condition[] = [];
+  if (!visibility.all) {
+    const visible = [...visibility.visible];
+    where.push(
+      visible.length > 0 ? sql<SqlBool>`pt.owned_by_area_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
+    );
+  }
+  // An accessible area: one the caller cannot see offers nothing.
+  if (q.areaId) where.push(visibility.visible.has(q.areaId) ? repo.offeredIn(q.areaId) : sql<SqlBool>`1 = 0`);
+  if (q.ownedByAreaId) where.push(sql<SqlBool>`pt.owned_by_area_id = ${q.ownedByAreaId}`);
+  if (!q.includeDeleted) where.push(sql<SqlBool>`pt.deleted_at is null`);
+  const rows = await repo.listTemplates(ctx.db, ctx.workspace.id, where, q.limit);
+  const areas = await areasOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => ({ row, areaIds: areas.get(row.id) ?? [] }));
+}
+
+/**
+ * The project's dates: the body's, else the template's relative or calendar ones. A start relative to
+ * the due date (or the reverse) is resolved once the other is known; checkTemplate refuses cycles.
+ */
+function projectDates(t: ProjectTemplateRow, body: CreateProjectBody, at: string) {
+  let start = body.startDate !== undefined ? toTimestampOrNull(body.startDate, 'startDate') : undefined;
+  let due = body.dueDate !== undefined ? toTimestampOrNull(body.dueDate, 'dueDate') : undefined;
+  const rs = relativeStart(t);
+  const rd = relativeDue(t);
+  for (let round = 0; round < 2; round++) {
+    const anchors: Anchors = {
+      task_created: at,
+      project_created: at,
+      project_start: start ?? null,
+      project_due: due ?? null,
+    };
+    if (start === undefined && (rs?.event !== 'project_due' || due !== undefined))
+      start = resolveDate(rs, t.start_date, anchors);
+    if (due === undefined && (rd?.event !== 'project_start' || start !== undefined))
+      due = resolveDate(rd, t.due_date, anchors);
+  }
+  return { startDate: start ?? null, dueDate: due ?? null };
+}
+
+/**
+ * POST /v1/project-templates/{id}/create-project: in one transaction, a project in the template's
+ * owning area (the area variant) and a task for each task template scoped to the template.
+ */
+export async function createProjectFromTemplate(
+  ctx: Context,
+  ref: string,
+  body: CreateProjectBody,
+): Promise<projects.LoadedProject> {
+  const template = await loadVisibleProjectTemplate(ctx, ref);
+  if (template.deleted_at !== null) throw DELETED();
+  await taskTemplates.checkAreaOpen(ctx, template.owned_by_area_id);
+  const at = now();
+  const project = await projects.createInArea(
+    ctx,
+    template.owned_by_area_id,
+    {
+      name: body.name?.trim() ?? template.name,
+      icon: template.icon,
+      color: template.color,
+      ...projectDates(template, body, at),
+      ownerId: body.ownerId !== undefined ? body.ownerId : (template.owner_id ?? ctx.actor.id),
+      description: { html: template.description_html, markdown: template.description_markdown },
+    },
+    at,
+  );
+  await taskTemplates.createTasksForProject(ctx, template.id, project.row, at);
+  return project;
+}

@@ -1,0 +1,152 @@
+// A project template's values, checked as a whole: what a create or an update leaves it holding
+// (fields given replace, null clears, absent keep).
+import type { Context } from '../../context.ts';
+import { invalid } from '../../http/errors.ts';
+import { EMPTY, fromInput } from '../../text/description.ts';
+import { calendarDate, type RelativeDate, relativeDate } from '../../text/relative-dates.ts';
+import * as groups from '../groups/lookup.ts';
+import * as users from '../users/service.ts';
+import type { ProjectTemplateRow } from './repository.ts';
+import type { ProjectTemplateUpsertBody } from './schema.ts';
+
+type Fields = Omit<
+  ProjectTemplateRow,
+  | 'seq'
+  | 'workspace_id'
+  | 'id'
+  | 'public_id'
+  | 'created_by_id'
+  | 'created_at'
+  | 'updated_at'
+  | 'deleted_at'
+  | 'deleted_by_id'
+>;
+
+export function relativeDue(t: ProjectTemplateRow): RelativeDate | null {
+  return t.relative_due_date_count === null
+    ? null
+    : {
+        count: t.relative_due_date_count,
+        unit: t.relative_due_date_unit!,
+        direction: t.relative_due_date_direction!,
+        event: t.relative_due_date_event_type!,
+      };
+}
+
+export function relativeStart(t: ProjectTemplateRow): RelativeDate | null {
+  return t.relative_start_date_count === null
+    ? null
+    : {
+        count: t.relative_start_date_count,
+        unit: t.relative_start_date_unit!,
+        direction: t.relative_start_date_direction!,
+        event: t.relative_start_date_event_type!,
+      };
+}
+
+function pick<T>(given: T | undefined, kept: T): T {
+  return given === undefined ? kept : given;
+}
+
+/** A project's relative date: not after a task's creation, nor after itself; start and due not in a circle. */
+function checkEvents(start: RelativeDate | null, due: RelativeDate | null) {
+  if (start?.event === 'task_created' || start?.event === 'project_start')
+    throw invalid('relativeStartDateEventType', 'must be project_created or project_due for a project');
+  if (due?.event === 'task_created' || due?.event === 'project_due')
+    throw invalid('relativeDueDateEventType', 'must be project_created or project_start for a project');
+  if (start?.event === 'project_due' && due?.event === 'project_start')
+    throw invalid('relativeStartDateEventType', 'start and due dates cannot each be relative to the other');
+}
+
+async function areaIdsOf(
+  ctx: Context,
+  body: ProjectTemplateUpsertBody,
+  currentAreas: string[],
+): Promise<string[]> {
+  if (body.areaIds === undefined) return currentAreas;
+  const ids = [...new Set(body.areaIds)];
+  const visible = await groups.visibleAreaIds(ctx, ids);
+  body.areaIds.forEach((id, i) => {
+    if (!visible.has(id)) throw invalid(`areaIds/${i}`, 'no area with this id');
+  });
+  // The caller's list replaces only the areas it sees: areas hidden from it stay, after them.
+  const seen = await groups.groupVisibility(ctx);
+  return [...ids, ...currentAreas.filter((id) => !seen.visible.has(id))];
+}
+
+/** Every value the template will hold, checked, and its areas (the same array when unchanged). */
+export async function checkTemplate(
+  ctx: Context,
+  body: ProjectTemplateUpsertBody,
+  current: ProjectTemplateRow | undefined,
+  currentAreas: string[],
+): Promise<{ row: Fields; areaIds: string[] }> {
+  if (!current && body.name === undefined) throw invalid('name', 'is required when creating');
+  const area = body.ownedByAreaId ?? current?.owned_by_area_id;
+  if (!area) throw invalid('ownedByAreaId', 'is required when creating');
+  if (area !== current?.owned_by_area_id && !(await groups.visibleAreaIds(ctx, [area])).has(area))
+    throw invalid('ownedByAreaId', 'no area with this id');
+  if (body.ownerId && !(await users.findUser(ctx, body.ownerId)))
+    throw invalid('ownerId', 'no user with this id in the workspace');
+  const due = relativeDate(
+    {
+      count: pick(body.relativeDueDateCount, current?.relative_due_date_count ?? null),
+      unit: pick(body.relativeDueDateUnit, current?.relative_due_date_unit ?? null),
+      direction: pick(body.relativeDueDateDirection, current?.relative_due_date_direction ?? null),
+      event: pick(body.relativeDueDateEventType, current?.relative_due_date_event_type ?? null),
+    },
+    {
+      count: 'relativeDueDateCount',
+      unit: 'relativeDueDateUnit',
+      direction: 'relativeDueDateDirection',
+      event: 'relativeDueDateEventType',
+    },
+  );
+  const start = relativeDate(
+    {
+      count: pick(body.relativeStartDateCount, current?.relative_start_date_count ?? null),
+      unit: pick(body.relativeStartDateUnit, current?.relative_start_date_unit ?? null),
+      direction: pick(body.relativeStartDateDirection, current?.relative_start_date_direction ?? null),
+      event: pick(body.relativeStartDateEventType, current?.relative_start_date_event_type ?? null),
+    },
+    {
+      count: 'relativeStartDateCount',
+      unit: 'relativeStartDateUnit',
+      direction: 'relativeStartDateDirection',
+      event: 'relativeStartDateEventType',
+    },
+  );
+  checkEvents(start, due);
+  const description =
+    body.description === undefined
+      ? current
+        ? { html: current.description_html, markdown: current.description_markdown }
+        : EMPTY
+      : body.description === null
+        ? EMPTY
+        : fromInput(body.description);
+  const dueDate = pick(body.dueDate, current?.due_date ?? null);
+  const startDate = pick(body.startDate, current?.start_date ?? null);
+  return {
+    row: {
+      name: body.name?.trim() ?? current!.name,
+      description_html: description.html,
+      description_markdown: description.markdown,
+      color: pick(body.color, current?.color ?? null),
+      icon: pick(body.icon, current?.icon ?? null),
+      owned_by_area_id: area,
+      owner_id: pick(body.ownerId, current?.owner_id ?? null),
+      due_date: dueDate === null ? null : calendarDate(dueDate, 'dueDate'),
+      start_date: startDate === null ? null : calendarDate(startDate, 'startDate'),
+      relative_due_date_count: due?.count ?? null,
+      relative_due_date_unit: due?.unit ?? null,
+      relative_due_date_direction: due?.direction ?? null,
+      relative_due_date_event_type: due?.event ?? null,
+      relative_start_date_count: start?.count ?? null,
+      relative_start_date_unit: start?.unit ?? null,
+      relative_start_date_direction: start?.direction ?? null,
+      relative_start_date_event_type: start?.event ?? null,
+    },
+    areaIds: await areaIdsOf(ctx, body, currentAreas),
+  };
+}

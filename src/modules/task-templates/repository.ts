@@ -1,0 +1,148 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Condition } from '../../db/listing.ts';
+import type { DB, TaskTemplatesTable } from '../../db/types.ts';
+
+export type TaskTemplateRow = Selectable<TaskTemplatesTable>;
+
+const COLUMNS = [
+  'tt.seq',
+  'tt.workspace_id',
+  'tt.id',
+  'tt.public_id',
+  'tt.name',
+  'tt.description_html',
+  'tt.description_markdown',
+  'tt.priority',
+  'tt.visibility',
+  'tt.status_id',
+  'tt.status_stage',
+  'tt.assigned_to_id',
+  'tt.project_id',
+  'tt.group_id',
+  'tt.scope_type',
+  'tt.scope_id',
+  'tt.parent_task_template_id',
+  'tt.due_date',
+  'tt.start_date',
+  'tt.relative_date_count',
+  'tt.relative_date_unit',
+  'tt.relative_date_direction',
+  'tt.relative_date_event_type',
+  'tt.created_by_id',
+  'tt.created_at',
+  'tt.updated_at',
+  'tt.deleted_at',
+] as const;
+
+export async function insertTemplate(
+  db: Kysely<DB>,
+  row: Omit<TaskTemplateRow, 'seq'>,
+): Promise<TaskTemplateRow> {
+  const { seq } = await db
+    .insertInto('task_templates')
+    .values(row)
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return { ...row, seq: Number(seq) };
+}
+
+/** Applies `changes` if the template is live; false when it is deleted (a racing delete won). */
+export async function updateTemplate(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  changes: Partial<TaskTemplateRow>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('task_templates')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function findTemplate(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ref: { id: string } | { publicId: string },
+  forUpdate = false,
+): Promise<TaskTemplateRow | undefined> {
+  let q = db.selectFrom('task_templates as tt').select(COLUMNS).where('tt.workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('tt.id', '=', ref.id) : q.where('tt.public_id', '=', ref.publicId);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** Templates meeting every condition (alias tt), oldest first. */
+export function listTemplates(
+  db: Kysely<DB>,
+  workspaceId: string,
+  where: Condition[],
+  limit: number,
+): Promise<TaskTemplateRow[]> {
+  let q = db.selectFrom('task_templates as tt').select(COLUMNS).where('tt.workspace_id', '=', workspaceId);
+  for (const c of where) q = q.where(c);
+  return q.orderBy('tt.created_at').orderBy('tt.id').limit(limit).execute();
+}
+
+export async function hasChildren(db: Kysely<DB>, workspaceId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('task_templates')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('parent_task_template_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Label ids of each template, in their order. */
+export async function labelIdsOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  templateIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (templateIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('task_template_labels')
+    .select(['template_id', 'label_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('template_id', 'in', templateIds)
+    .orderBy('template_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.template_id);
+    if (list) list.push(r.label_id);
+    else out.set(r.template_id, [r.label_id]);
+  }
+  return out;
+}
+
+export async function replaceLabels(
+  db: Kysely<DB>,
+  workspaceId: string,
+  templateId: string,
+  labelIds: string[],
+) {
+  await db
+    .deleteFrom('task_template_labels')
+    .where('workspace_id', '=', workspaceId)
+    .where('template_id', '=', templateId)
+    .execute();
+  if (labelIds.length === 0) return;
+  await db
+    .insertInto('task_template_labels')
+    .values(
+      labelIds.map((label_id, position) => ({
+        workspace_id: workspaceId,
+        template_id: templateId,
+        label_id,
+        position,
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,131 @@
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import { inTransaction, readContext } from '../../context.ts';
+import { auth } from '../../http/auth.ts';
+import { flag, parsePresentation } from '../../http/query.ts';
+import { DEFAULT_LIMIT, Empty, errors, IdParams, List } from '../../http/schemas.ts';
+import { presentTasks } from '../tasks/present.ts';
+import { presentTaskTemplates } from './present.ts';
+import {
+  CreateTaskBody,
+  CreateTaskQuery,
+  TaskTemplate,
+  TaskTemplateListQuery,
+  TaskTemplateUpsertBody,
+  TEMPLATE_TASK_EXPANSIONS,
+} from './schema.ts';
+import * as service from './service.ts';
+
+const tags = ['task templates'];
+const TemplateRef = Type.Ref('TaskTemplate');
+
+export default async function taskTemplateRoutes(app: App): Promise<void> {
+  const { database } = app.cairn;
+  app.addSchema(TaskTemplate);
+
+  app.post(
+    '/v1/task-templates',
+    {
+      schema: {
+        tags,
+        operationId: 'upsertTaskTemplate',
+        summary: 'Create a task template, or update one when id is given',
+        body: TaskTemplateUpsertBody,
+        response: { 200: TemplateRef, 201: TemplateRef, ...errors('not_found', 'forbidden', 'deleted') },
+      },
+    },
+    async (request, reply) => {
+      const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
+        const { row, created } = await service.upsertTaskTemplate(ctx, request.body);
+        return { created, out: (await presentTaskTemplates(ctx, [row]))[0]! };
+      });
+      return reply.code(created ? 201 : 200).send(out);
+    },
+  );
+
+  app.get(
+    '/v1/task-templates',
+    {
+      schema: {
+        tags,
+        operationId: 'listTaskTemplates',
+        summary: 'The task templates the caller sees, oldest first',
+        querystring: TaskTemplateListQuery,
+        response: { 200: List(TemplateRef), ...errors() },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      const q = request.query;
+      const rows = await service.listTaskTemplates(ctx, {
+        areaId: q.areaId,
+        scopeId: q.scopeId,
+        projectId: q.projectId,
+        includeDeleted: flag(q.includeDeleted),
+        limit: q.limit ?? DEFAULT_LIMIT,
+      });
+      return { data: await presentTaskTemplates(ctx, rows) };
+    },
+  );
+
+  app.get(
+    '/v1/task-templates/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getTaskTemplate',
+        summary: 'A task template by UUID or publicId (a deleted one too, with deletedAt)',
+        params: IdParams,
+        response: { 200: TemplateRef, ...errors('not_found') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      return (
+        await presentTaskTemplates(ctx, [await service.loadVisibleTaskTemplate(ctx, request.params.id)])
+      )[0];
+    },
+  );
+
+  app.delete(
+    '/v1/task-templates/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteTaskTemplate',
+        summary: 'Soft-delete a task template (deleting it again changes nothing)',
+        params: IdParams,
+        response: { 204: Empty, ...errors('not_found', 'forbidden') },
+      },
+    },
+    async (request, reply) => {
+      await inTransaction(database, auth(request), (ctx) =>
+        service.deleteTaskTemplate(ctx, request.params.id),
+      );
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v1/task-templates/:id/create-task',
+    {
+      schema: {
+        tags,
+        operationId: 'createTaskFromTemplate',
+        summary: "Make a task (and one per child template) in the template's area",
+        params: IdParams,
+        querystring: CreateTaskQuery,
+        body: CreateTaskBody,
+        response: { 201: Type.Ref('Task'), ...errors('not_found', 'deleted', 'conflict') },
+      },
+    },
+    async (request, reply) => {
+      const p = parsePresentation(request.query, TEMPLATE_TASK_EXPANSIONS);
+      const row = await inTransaction(database, auth(request), (ctx) =>
+        service.createTaskFromTemplate(ctx, request.params.id, request.body ?? {}),
+      );
+      const [out] = await presentTasks(readContext(database, auth(request)), [row], p);
+      return reply.code(201).send(out);
+    },
+  );
+}

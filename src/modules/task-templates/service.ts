@@ -1,0 +1,292 @@
+// Task templates: create-or-update, list, soft delete, and tasks made from them (in their area).
+import { randomUUID } from 'node:crypto';
+import { type SqlBool, sql } from 'kysely';
+import { type Context, now } from '../../context.ts';
+import { nextValues } from '../../db/counters.ts';
+import type { Condition } from '../../db/listing.ts';
+import type { TaskStage } from '../../db/types.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
+import { textRef } from '../../http/ids.ts';
+import { toTimestampOrNull } from '../../text/dates.ts';
+import { EMPTY, fromInput } from '../../text/description.ts';
+import { type Anchors, resolveDate } from '../../text/relative-dates.ts';
+import * as groups from '../groups/lookup.ts';
+import * as projects from '../projects/service.ts';
+import type { TaskRow } from '../tasks/repository.ts';
+import * as tasks from '../tasks/service.ts';
+import * as users from '../users/service.ts';
+import { canChangeTemplates, canSeeTemplate } from './policy.ts';
+import type { TaskTemplateRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { CreateTaskBody } from './schema.ts';
+import { checkTemplate, relativeOf } from './values.ts';
+
+/** A template the caller sees (its area is visible), deleted or not; anything else is 404. */
+export async function loadVisibleTaskTemplate(
+  ctx: Context,
+  ref: string,
+  forChange = false,
+): Promise<TaskTemplateRow> {
+  const [row, visibility] = await Promise.all([
+    repo.findTemplate(ctx.db, ctx.workspace.id, textRef(ref), forChange && ctx.dialect === 'postgres'),
+    groups.groupVisibility(ctx),
+  ]);
+  if (!row || !canSeeTemplate(row.group_id, visibility)) throw notFound('Task template');
+  return row;
+}
+
+export interface SavedTemplate {
+  row: TaskTemplateRow;
+  created: boolean;
+}
+
+const DELETED = () => new AppError('deleted', 'This template is deleted');
+
+/** POST /v1/task-templates: create, or update when `id` is given. */
+export async function upsertTaskTemplate(
+  ctx: Context,
+  body: Parameters<typeof checkTemplate>[1],
+): Promise<SavedTemplate> {
+  if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
+  const at = now();
+  if (body.id !== undefined) {
+    const current = await loadVisibleTaskTemplate(ctx, body.id, true);
+    if (current.deleted_at !== null) throw DELETED();
+    const { row, labelIds } = await checkTemplate(ctx, body, current);
+    const changes = { ...row, updated_at: at };
+    if (!(await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
+    if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
+    return { row: { ...current, ...changes }, created: false };
+  }
+  const { row, labelIds } = await checkTemplate(ctx, body, undefined);
+  const inserted = await repo.insertTemplate(ctx.db, {
+    ...row,
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    public_id: String(await nextValues(ctx.db, ctx.workspace.id, 'task_template')),
+    created_by_id: ctx.actor.id,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  });
+  await repo.replaceLabels(ctx.db, ctx.workspace.id, inserted.id, labelIds ?? []);
+  await recordEvent(ctx, 'task_template.created', inserted.id, at);
+  return { row: inserted, created: true };
+}
+
+/** DELETE /v1/task-templates/{id}: soft; deleting it again changes nothing. */
+export async function deleteTaskTemplate(ctx: Context, ref: string): Promise<void> {
+  if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
+  const current = await loadVisibleTaskTemplate(ctx, ref, true);
+  if (current.deleted_at !== null) return;
+  const at = now();
+  await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, { deleted_at: at, updated_at: at });
+}
+
+/** GET /v1/task-templates: the visible templates, oldest first, filtered. */
+export interface TaskTemplateFilter {
+  areaId?: string;
+  scopeId?: string;
+  projectId?: string;
+  includeDeleted: boolean;
+  limit: number;
+}
+
+export async function listTaskTemplates(ctx: Context, q: TaskTemplateFilter): Promise<TaskTemplateRow[]> {
+  const visibility = await groups.groupVisibility(ctx);
+  const where: Condition[] = [];
+  if (!visibility.all) {
+    const visible = [...visibility.visible];
+    where.push(
+      visible.length > 0 ? sql<SqlBool>`tt.group_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
+    );
+  }
+  if (q.areaId) where.push(sql<SqlBool>`tt.group_id = ${q.areaId}`);
+  if (q.scopeId) where.push(sql<SqlBool>`tt.scope_id = ${q.scopeId}`);
+  if (q.projectId) where.push(sql<SqlBool>`tt.project_id = ${q.projectId}`);
+  if (!q.includeDeleted) where.push(sql<SqlBool>`tt.deleted_at is null`);
+  return repo.listTemplates(ctx.db, ctx.workspace.id, where, q.limit);
+}
+
+export function labelIdsOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
+  return repo.labelIdsOf(ctx.db, ctx.workspace.id, templateIds);
+}
+
+/** An archived area takes no new work: making something from its templates is 409. */
+export async function checkAreaOpen(ctx: Context, areaId: string): Promise<void> {
+  const [area] = await groups.groupsByIds(ctx, [areaId]);
+  if (area?.archived_at) throw conflict(`The template's area, "${area.name}", is archived`);
+}
+
+interface Overrides {
+  name?: string;
+  projectId?: string | null;
+  assignedToId?: string | null;
+  dueDate?: string | null;
+  statusId?: string;
+  description?: ReturnType<typeof fromInput>;
+}
+
+/** Checks and prepares the task of one template (overrides apply to it alone). */
+async function prepare(
+  ctx: Context,
+  t: TaskTemplateRow,
+  labelIds: string[],
+  anchors: (projectId: string | null) => Promise<Anchors>,
+  o: Overrides,
+  at: string,
+) {
+  const projectId = o.projectId !== undefined ? o.projectId : t.project_id;
+  const relative = relativeOf(t);
+  const dueDate =
+    o.dueDate !== undefined
+      ? o.dueDate
+      : resolveDate(relative, t.due_date, relative ? await anchors(projectId) : {});
+  return tasks.prepareAreaCreate(
+    ctx,
+    {
+      areaId: t.group_id,
+      name: o.name ?? t.name,
+      description: o.description ?? { html: t.description_html, markdown: t.description_markdown },
+      dueDate,
+      priority: Boolean(t.priority),
+      visibility: t.visibility,
+      statusId: o.statusId ?? t.status_id,
+      stage: t.status_stage as TaskStage | null,
+      assignedToId: o.assignedToId !== undefined ? o.assignedToId : t.assigned_to_id,
+      projectId,
+      labelIds,
+    },
+    at,
+  );
+}
+
+/** Child templates (parentTaskTemplateId) of these, live, in creation order. */
+async function childrenOf(ctx: Context, parentIds: string[]): Promise<TaskTemplateRow[]> {
+  if (parentIds.length === 0) return [];
+  return repo.listTemplates(
+    ctx.db,
+    ctx.workspace.id,
+    [
+      sql<SqlBool>`tt.parent_task_template_id in (${sql.join(parentIds)})`,
+      sql<SqlBool>`tt.deleted_at is null`,
+    ],
+    1000,
+  );
+}
+
+/** Tasks of templates, written together; the first is the answer's. */
+async function makeTasks(
+  ctx: Context,
+  templates: TaskTemplateRow[],
+  anchors: (projectId: string | null) => Promise<Anchors>,
+  overrides: (t: TaskTemplateRow) => Overrides,
+  at: string,
+): Promise<TaskRow[]> {
+  const labels = await labelIdsOf(
+    ctx,
+    templates.map((t) => t.id),
+  );
+  const prepared = [];
+  for (const t of templates)
+    prepared.push(await prepare(ctx, t, labels.get(t.id) ?? [], anchors, overrides(t), at));
+  return tasks.insertCreates(ctx, prepared);
+}
+
+/**
+ * POST /v1/task-templates/{id}/create-task: a task in the template's area, taking the template's
+ * values where the body gives none, and one more for each live child template.
+ */
+export async function createTaskFromTemplate(
+  ctx: Context,
+  ref: string,
+  body: CreateTaskBody,
+): Promise<TaskRow> {
+  const template = await loadVisibleTaskTemplate(ctx, ref);
+  if (template.deleted_at !== null) throw DELETED();
+  await checkAreaOpen(ctx, template.group_id);
+  const o: Overrides = {};
+  if (body.name !== undefined) o.name = body.name.trim();
+  if (body.projectId !== undefined) o.projectId = body.projectId;
+  if (body.assignedToId !== undefined) {
+    if (body.assignedToId && !(await users.findUser(ctx, body.assignedToId)))
+      throw invalid('assignedToId', 'no user with this id in the workspace');
+    o.assignedToId = body.assignedToId;
+  }
+  if (body.dueDate !== undefined) o.dueDate = toTimestampOrNull(body.dueDate, 'dueDate');
+  if (body.statusId !== undefined) {
+    const statuses = await groups.statusesOfGroup(ctx, template.group_id);
+    if (!statuses.some((s) => s.id === body.statusId))
+      throw invalid('statusId', "not a status of the template's area");
+    o.statusId = body.statusId;
+  }
+  if (body.description !== undefined)
+    o.description = body.description === null ? EMPTY : fromInput(body.description);
+  // A template's own project is used only while the caller sees it; one given in the body must be seen.
+  if (o.projectId === undefined && template.project_id) {
+    const seen = await projects.visibleProjects(ctx, [template.project_id]);
+    if (!seen.has(template.project_id)) o.projectId = null;
+  }
+  const at = now();
+  const anchors = async (projectId: string | null): Promise<Anchors> => {
+    const project = projectId ? (await projects.visibleProjects(ctx, [projectId])).get(projectId) : undefined;
+    return {
+      task_created: at,
+      project_created: project?.created_at ?? null,
+      project_start: project?.start_date ?? null,
+      project_due: project?.due_date ?? null,
+    };
+  };
+  const main = o.projectId !== undefined ? o.projectId : template.project_id;
+  const children = await childrenOf(ctx, [template.id]);
+  const rows = await makeTasks(
+    ctx,
+    [template, ...children],
+    anchors,
+    // A child's task goes with its parent's: into the body's project, else its own, else the parent's.
+    (t) =>
+      t.id === template.id
+        ? o
+        : { projectId: o.projectId !== undefined ? o.projectId : (t.project_id ?? main) },
+    at,
+  );
+  return rows[0]!;
+}
+
+/**
+ * The tasks of a project made from a project template: one per live task template scoped to it
+ * (and per child of those), in the new project, dates resolved against the project's.
+ */
+export async function createTasksForProject(
+  ctx: Context,
+  projectTemplateId: string,
+  project: { id: string; created_at: string; start_date: string | null; due_date: string | null },
+  at: string,
+): Promise<TaskRow[]> {
+  const scoped = await repo.listTemplates(
+    ctx.db,
+    ctx.workspace.id,
+    [
+      sql<SqlBool>`tt.scope_type = 'project_template'`,
+      sql<SqlBool>`tt.scope_id = ${projectTemplateId}`,
+      sql<SqlBool>`tt.deleted_at is null`,
+    ],
+    1000,
+  );
+  const ids = new Set(scoped.map((t) => t.id));
+  const children = (await childrenOf(ctx, [...ids])).filter((t) => !ids.has(t.id));
+  const anchors: Anchors = {
+    task_created: at,
+    project_created: project.created_at,
+    project_start: project.start_date,
+    project_due: project.due_date,
+  };
+  return makeTasks(
+    ctx,
+    [...scoped, ...children],
+    async () => anchors,
+    () => ({ projectId: project.id }),
+    at,
+  );
+}

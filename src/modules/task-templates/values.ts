@@ -1,0 +1,181 @@
+// A task template's values, checked as a whole: what a create or an update leaves the template
+// holding (fields given replace, null clears, absent keep), against its area.
+import type { Context } from '../../context.ts';
+import type { TaskStage } from '../../db/types.ts';
+import { invalid } from '../../http/errors.ts';
+import { EMPTY, fromInput } from '../../text/description.ts';
+import { calendarDate, type RelativeDate, relativeDate } from '../../text/relative-dates.ts';
+import * as groups from '../groups/lookup.ts';
+import { loadVisibleProjectTemplate } from '../project-templates/lookup.ts';
+import * as projects from '../projects/service.ts';
+import * as users from '../users/service.ts';
+import type { TaskTemplateRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { TaskTemplateUpsertBody } from './schema.ts';
+
+type Fields = Omit<
+  TaskTemplateRow,
+  'seq' | 'workspace_id' | 'id' | 'public_id' | 'created_by_id' | 'created_at' | 'updated_at' | 'deleted_at'
+>;
+
+export function relativeOf(t: TaskTemplateRow): RelativeDate | null {
+  return t.relative_date_count === null
+    ? null
+    : {
+        count: t.relative_date_count,
+        unit: t.relative_date_unit!,
+        direction: t.relative_date_direction!,
+        event: t.relative_date_event_type!,
+      };
+}
+
+/** `given` when the body has the field (null clears), else `kept`. */
+function pick<T>(given: T | undefined, kept: T): T {
+  return given === undefined ? kept : given;
+}
+
+/** The area and scope: a template scoped to a project template lives in that template's area. */
+async function areaAndScope(ctx: Context, body: TaskTemplateUpsertBody, current?: TaskTemplateRow) {
+  const scopeType = body.scopeType ?? current?.scope_type ?? 'area';
+  if (scopeType === 'project_template') {
+    const scopeId = pick(body.scopeId, current?.scope_type === 'project_template' ? current.scope_id : null);
+    if (!scopeId) throw invalid('scopeId', 'is required when scopeType is project_template');
+    const scope = await loadVisibleProjectTemplate(ctx, scopeId).catch(() => undefined);
+    if (!scope || scope.deleted_at !== null) throw invalid('scopeId', 'no project template with this id');
+    const areaId = scope.owned_by_area_id;
+    if (body.areaId !== undefined && body.areaId !== areaId)
+      throw invalid('areaId', "must be the project template's area (ownedByAreaId) when scoped to it");
+    return { areaId, scopeType, scopeId: scope.id };
+  }
+  const areaId = body.areaId ?? current?.group_id;
+  if (!areaId) throw invalid('areaId', 'is required when creating (unless scopeType is project_template)');
+  if (areaId !== current?.group_id && !(await groups.visibleAreaIds(ctx, [areaId])).has(areaId))
+    throw invalid('areaId', 'no area with this id');
+  if (body.scopeId && body.scopeId !== areaId)
+    throw invalid('scopeId', 'must be the areaId when scopeType is area');
+  return { areaId, scopeType, scopeId: areaId };
+}
+
+async function statusOf(
+  ctx: Context,
+  areaId: string,
+  body: TaskTemplateUpsertBody,
+  current?: TaskTemplateRow,
+) {
+  const statuses = await groups.statusesOfGroup(ctx, areaId);
+  const given = body.statusId;
+  if (given) {
+    const status = statuses.find((s) => s.id === given);
+    if (!status) throw invalid('statusId', "not a status of the template's area");
+    if (body.statusStage && body.statusStage !== status.stage)
+      throw invalid('statusStage', `must be the stage of statusId (${status.stage})`);
+    return { status_id: status.id, status_stage: status.stage as TaskStage };
+  }
+  // Kept only while it is still a status of the (possibly new) area, and of the stage if one is given;
+  // the stage stands in otherwise.
+  const stage = pick(body.statusStage, current?.status_stage ?? null) as TaskStage | null;
+  const kept = given === null ? undefined : statuses.find((s) => s.id === current?.status_id);
+  const statusId = kept && kept.stage === stage ? kept.id : null;
+  return { status_id: statusId, status_stage: stage };
+}
+
+async function labelsOf(
+  ctx: Context,
+  areaId: string,
+  body: TaskTemplateUpsertBody,
+  current?: TaskTemplateRow,
+) {
+  const own = new Set((await groups.labelsOfGroup(ctx, areaId)).map((l) => l.id));
+  if (body.labelIds !== undefined) {
+    body.labelIds.forEach((id, i) => {
+      if (!own.has(id)) throw invalid(`labelIds/${i}`, "not a label of the template's area");
+    });
+    return [...new Set(body.labelIds)];
+  }
+  if (!current || current.group_id === areaId) return undefined;
+  // Moved to another area: the old area's labels do not follow.
+  const kept = (await repo.labelIdsOf(ctx.db, ctx.workspace.id, [current.id])).get(current.id) ?? [];
+  return kept.filter((id) => own.has(id));
+}
+
+async function parentOf(ctx: Context, body: TaskTemplateUpsertBody, current?: TaskTemplateRow) {
+  const given = body.parentTaskTemplateId;
+  if (given === undefined) return current?.parent_task_template_id ?? null;
+  if (given === null) return null;
+  const parent = await repo.findTemplate(ctx.db, ctx.workspace.id, { id: given });
+  const visibility = await groups.groupVisibility(ctx);
+  if (
+    !parent ||
+    parent.deleted_at !== null ||
+    !visibility.visible.has(parent.group_id) ||
+    parent.id === current?.id
+  )
+    throw invalid('parentTaskTemplateId', 'no task template with this id');
+  if (parent.parent_task_template_id !== null)
+    throw invalid('parentTaskTemplateId', 'is itself a child template: templates nest one level');
+  if (current && (await repo.hasChildren(ctx.db, ctx.workspace.id, current.id)))
+    throw invalid('parentTaskTemplateId', 'this template has child templates: templates nest one level');
+  return parent.id;
+}
+
+/** Every value the template will hold, checked; `labelIds` when they change. */
+export async function checkTemplate(
+  ctx: Context,
+  body: TaskTemplateUpsertBody,
+  current: TaskTemplateRow | undefined,
+): Promise<{ row: Fields; labelIds?: string[] }> {
+  if (!current && body.name === undefined) throw invalid('name', 'is required when creating');
+  const { areaId, scopeType, scopeId } = await areaAndScope(ctx, body, current);
+  const status = await statusOf(ctx, areaId, body, current);
+  if (body.assignedToId && !(await users.findUser(ctx, body.assignedToId)))
+    throw invalid('assignedToId', 'no user with this id in the workspace');
+  if (body.projectId && !(await projects.visibleProjects(ctx, [body.projectId])).has(body.projectId))
+    throw invalid('projectId', 'no project with this id');
+  const relative = relativeDate(
+    {
+      count: pick(body.relativeDateCount, current?.relative_date_count ?? null),
+      unit: pick(body.relativeDateUnit, current?.relative_date_unit ?? null),
+      direction: pick(body.relativeDateDirection, current?.relative_date_direction ?? null),
+      event: pick(body.relativeDateEventType, current?.relative_date_event_type ?? null),
+    },
+    {
+      count: 'relativeDateCount',
+      unit: 'relativeDateUnit',
+      direction: 'relativeDateDirection',
+      event: 'relativeDateEventType',
+    },
+  );
+  const description =
+    body.description === undefined
+      ? current
+        ? { html: current.description_html, markdown: current.description_markdown }
+        : EMPTY
+      : body.description === null
+        ? EMPTY
+        : fromInput(body.description);
+  const dueDate = pick(body.dueDate, current?.due_date ?? null);
+  const startDate = pick(body.startDate, current?.start_date ?? null);
+  return {
+    row: {
+      name: body.name?.trim() ?? current!.name,
+      description_html: description.html,
+      description_markdown: description.markdown,
+      priority: pick(body.priority, current ? Boolean(current.priority) : false),
+      visibility: pick(body.visibility, current?.visibility ?? 'workspace'),
+      ...status,
+      assigned_to_id: pick(body.assignedToId, current?.assigned_to_id ?? null),
+      project_id: pick(body.projectId, current?.project_id ?? null),
+      group_id: areaId,
+      scope_type: scopeType,
+      scope_id: scopeId,
+      parent_task_template_id: await parentOf(ctx, body, current),
+      due_date: dueDate === null ? null : calendarDate(dueDate, 'dueDate'),
+      start_date: startDate === null ? null : calendarDate(startDate, 'startDate'),
+      relative_date_count: relative?.count ?? null,
+      relative_date_unit: relative?.unit ?? null,
+      relative_date_direction: relative?.direction ?? null,
+      relative_date_event_type: relative?.event ?? null,
+    },
+    labelIds: await labelsOf(ctx, areaId, body, current),
+  };
+}
