@@ -125,17 +125,17 @@ function projectDates(t: ProjectTemplateRow, body: CreateProjectBody, at: string
   let due = body.dueDate !== undefined ? toTimestampOrNull(body.dueDate, 'dueDate') : undefined;
   const rs = relativeStart(t);
   const rd = relativeDue(t);
+  const anchors = (): Anchors => ({
+    task_created: at,
+    project_created: at,
+    project_start: start ?? null,
+    project_due: due ?? null,
+  });
   for (let round = 0; round < 2; round++) {
-    const anchors: Anchors = {
-      task_created: at,
-      project_created: at,
-      project_start: start ?? null,
-      project_due: due ?? null,
-    };
     if (start === undefined && (rs?.event !== 'project_due' || due !== undefined))
-      start = resolveDate(rs, t.start_date, anchors);
+      start = resolveDate(rs, t.start_date, anchors());
     if (due === undefined && (rd?.event !== 'project_start' || start !== undefined))
-      due = resolveDate(rd, t.due_date, anchors);
+      due = resolveDate(rd, t.due_date, anchors());
   }
   return { startDate: start ?? null, dueDate: due ?? null };
 }

@@ -141,11 +141,7 @@ describe('POST /v1/task-templates', () => {
     );
     const after = (await f.owner.get('/v1/task-templates?includeDeleted=true&limit=100')).body.data.length;
     assert.equal(after, before + 2);
-    problem(
-      await guest.api.post('/v1/task-templates', { name: 'x', areaId: area.id }),
-      403,
-      'forbidden',
-    );
+    problem(await guest.api.post('/v1/task-templates', { name: 'x', areaId: area.id }), 403, 'forbidden');
   });
 });
 
