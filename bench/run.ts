@@ -22,7 +22,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 // Bumped whenever `cairn seed` makes different data, so an old seeded copy is not reused.
 // 3: a task's tsvectors written with its INSERT (no dead row versions on PostgreSQL).
-const SEED_VERSION = 3;
+// 4: documents (one per ten tasks) and a busy thread of posts on task 1.
+const SEED_VERSION = 4;
 const PG_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dir = join(root, '.bench');
 
@@ -280,6 +281,9 @@ async function casesFor(url: string, token: string, databaseUrl: string): Promis
     cursor = (await api(`/v1/tasks/search?limit=50&expand=none${cursor ? `&cursor=${cursor}` : ''}`))
       .nextCursor;
   }
+  const documents = (await api(`/v1/documents/search?limit=1&expand=none&name=${common}`)).total;
+  const thread = (await api('/v1/posts/list?entityType=task&entityId=1&limit=1&includeTotal=true')).total;
+  log(`"${common}" is in ${documents} document names; task 1 has ${thread} top-level posts`);
   let n = 0;
   return [
     {
@@ -340,6 +344,21 @@ async function casesFor(url: string, token: string, databaseUrl: string): Promis
       requests: rotating([`/v1/tasks/search?limit=50&projectId=${project.item.id}`]),
     },
     { name: 'projects list: first page', target: '', requests: rotating(['/v1/projects/list?limit=50']) },
+    {
+      name: `documents: search one word`,
+      target: 'p95 ≤ 25 / 50 ms',
+      requests: rotating([`/v1/documents/search?name=${common}`]),
+    },
+    {
+      name: 'documents: by team, total',
+      target: 'p95 ≤ 5 / 15 ms',
+      requests: rotating([`/v1/documents/search?limit=50&teamId=${team.item.id}`]),
+    },
+    {
+      name: `posts list: busy task (${Math.round(thread / 100) / 10}k)`,
+      target: 'p95 ≤ 5 / 15 ms',
+      requests: rotating(['/v1/posts/list?entityType=task&entityId=1&limit=50&includeTotal=true']),
+    },
     {
       name: 'projects list by team, total',
       target: '',

@@ -77,6 +77,7 @@ once('every operation has a unique operationId, problem+json errors and examples
     'none',
     'status',
     'team',
+    'area',
     'project',
     'assignee',
   ]);
@@ -103,9 +104,14 @@ once('a client generated from the document type-checks a call to every operation
   const calls: string[] = [];
   for (const { path, method, op } of operations(doc)) {
     const pathParams = (op.parameters ?? []).filter((p: Doc) => p.in === 'path');
-    const params = pathParams.length
-      ? `params: { path: { ${pathParams.map((p: Doc) => `${p.name}: '1'`).join(', ')} } }`
-      : '';
+    const required = (op.parameters ?? []).filter((p: Doc) => p.in === 'query' && p.required);
+    const parts = [
+      pathParams.length ? `path: { ${pathParams.map((p: Doc) => `${p.name}: '1'`).join(', ')} }` : '',
+      required.length
+        ? `query: { ${required.map((p: Doc) => `${p.name}: ${JSON.stringify(p.schema.enum?.[0] ?? '1')}`).join(', ')} }`
+        : '',
+    ].filter(Boolean);
+    const params = parts.length ? `params: { ${parts.join(', ')} }` : '';
     const bodies = op.requestBody ? bodyExamples(op).map((e) => `body: ${JSON.stringify(e)}`) : [''];
     for (const body of bodies) {
       const init = [params, body].filter(Boolean).join(', ');

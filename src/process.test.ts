@@ -137,7 +137,24 @@ test('first start prints a bootstrap token that works; SIGTERM stops cleanly', a
     const seeded = cli(['seed', '--tasks', '600', '--workspace', created.workspace.id]);
     assert.equal(seeded.status, 0, seeded.stderr);
     const summary = JSON.parse(seeded.stdout);
-    assert.deepEqual([summary.workspaceId, summary.tasks, summary.teams], [created.workspace.id, 600, 5]);
+    assert.deepEqual(
+      [summary.workspaceId, summary.tasks, summary.teams, summary.documents, summary.posts],
+      [created.workspace.id, 600, 5, 60, 3],
+    );
+    const docs = await (
+      await fetch(`${server.url}/v1/documents/search?limit=1&expand=none`, { headers: auth })
+    ).json();
+    assert.equal(docs.total, 60);
+    const thread = await (
+      await fetch(`${server.url}/v1/posts/list?entityType=task&entityId=1&includeTotal=true`, {
+        headers: auth,
+      })
+    ).json();
+    assert.equal(thread.total, 1);
+    const replies = await (
+      await fetch(`${server.url}/v1/posts/${thread.data[0].id}/replies?includeTotal=true`, { headers: auth })
+    ).json();
+    assert.equal(replies.total, 2);
     const all = await (
       await fetch(`${server.url}/v1/tasks/search?includeDeleted=true&limit=1`, { headers: auth })
     ).json();

@@ -5,10 +5,13 @@
 import { type Auth, type Context, inTransaction as runInTransaction } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { TaskStage } from '../db/types.ts';
+import { type GeneratedDocument, insertGeneratedDocuments } from '../modules/documents/bulk.ts';
 import * as groupLookup from '../modules/groups/lookup.ts';
 import * as groups from '../modules/groups/service.ts';
+import { insertGeneratedPosts } from '../modules/posts/bulk.ts';
 import * as projects from '../modules/projects/service.ts';
 import { type GeneratedTask, insertGenerated } from '../modules/tasks/bulk.ts';
+import * as tasks from '../modules/tasks/service.ts';
 import * as users from '../modules/users/service.ts';
 import { FIRST_NAMES, LAST_NAMES, WORDS } from './vocabulary.ts';
 
@@ -58,6 +61,8 @@ export interface SeedResult {
   teams: number;
   projects: number;
   tasks: number;
+  documents: number;
+  posts: number;
   seconds: number;
 }
 
@@ -181,12 +186,56 @@ export async function seed(database: Database, ctxBase: Auth, options: SeedOptio
     );
   }
 
+  // Documents: one for every ten tasks, in the same teams, numbered so that names and slugs are unique.
+  const documentCount = Math.floor(n / 10);
+  for (let start = 0; start < documentCount; start += TASKS_PER_TRANSACTION) {
+    const docs: GeneratedDocument[] = [];
+    for (let i = start; i < Math.min(documentCount, start + TASKS_PER_TRANSACTION); i++) {
+      const text = phrase(20, 60);
+      docs.push({
+        name: `${phrase(2, 5)} ${i}`.replace(/^\w/, (c) => c.toUpperCase()),
+        descriptionHtml: `<p>${text}</p>`,
+        descriptionMarkdown: text,
+        groupId: teams[Math.floor(rand() * teamCount)]!.id,
+        createdById: pick(people),
+        visibility: rand() < 0.03 ? 'private' : 'workspace',
+        at: new Date(base + (i * 365 * DAY) / Math.max(documentCount, 1)).toISOString(),
+      });
+    }
+    await inTransaction((ctx) => insertGeneratedDocuments(ctx, docs));
+    say(`documents: ${Math.min(documentCount, start + TASKS_PER_TRANSACTION)} / ${documentCount}`);
+  }
+
+  // A busy thread: the first task gets a post for every thousand tasks (1,000 for a million), and every
+  // tenth post two replies.
+  const postCount = Math.ceil(n / 1000);
+  let posts = 0;
+  if (n > 0) {
+    posts = await inTransaction(async (ctx) => {
+      const first = await tasks.loadVisibleTask(ctx, '1');
+      const thread: { content: string; ownerId: string; at: string; replyTo?: number }[] = [];
+      for (let i = 0; i < postCount; i++) {
+        const at = new Date(base + i * 60_000).toISOString();
+        const top = thread.length;
+        thread.push({ content: phrase(5, 40), ownerId: pick(people), at });
+        if (i % 10 === 0)
+          for (let r = 0; r < 2; r++)
+            thread.push({ content: phrase(3, 15), ownerId: pick(people), at, replyTo: top });
+      }
+      await insertGeneratedPosts(ctx, { type: 'task', id: first.id }, thread);
+      return thread.length;
+    });
+    say(`posts: ${posts} on task 1`);
+  }
+
   return {
     workspaceId: ctxBase.workspace.id,
     users: people.length,
     teams: teams.length,
     projects: projectTeams.length,
     tasks: n,
+    documents: documentCount,
+    posts,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
 }

@@ -11,16 +11,22 @@ export async function slugFor(
   takenFrom: (stem: string) => Promise<Set<string>>,
   current?: string,
 ): Promise<string> {
-  const stem =
-    words(name)
-      .map((w) => w.replace(/[^a-z0-9]/g, ''))
-      .filter(Boolean)
-      .join('-')
-      .slice(0, 60)
-      .replace(/-+$/, '') || fallback;
+  const stem = slugStem(name, fallback);
   if (current !== undefined && (current === stem || new RegExp(`^${stem}-\\d+$`).test(current)))
     return current;
   const taken = await takenFrom(stem);
   if (!taken.has(stem)) return stem;
   for (let n = 2; ; n++) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
+}
+
+/** A name's folded ASCII words joined by dashes, up to 60 characters (`fallback` when none is left). */
+export function slugStem(name: string, fallback: string): string {
+  return (
+    words(name)
+      .map((w) => w.replace(/[^a-z0-9]/g, ''))
+      .filter(Boolean)
+      .join('-')
+      .slice(0, 60)
+      .replace(/-+$/, '') || fallback
+  );
 }

@@ -98,7 +98,7 @@ parity(
 );
 
 parity(
-  'task and project search give the same results, in the same order, on SQLite and PostgreSQL',
+  'task, project and document search give the same results on SQLite and PostgreSQL',
   {
     skip,
   },
@@ -151,6 +151,15 @@ parity(
           ...(i % 3 ? { projectId: projects[(i * 5) % 3].id } : {}),
           ...(i % 4 === 0 ? { assignedToId: people[i % 2]!.id } : {}),
           ...(i % 10 === 0 ? { visibility: 'private' } : {}),
+        });
+      }
+      for (let i = 0; i < 24; i++) {
+        const w = (k: number) => vocabulary[(i * 5 + k * 3) % vocabulary.length];
+        await add('/v1/documents', {
+          name: `${w(0)} ${w(1)} doc ${i}`,
+          description: `${w(2)} and ${w(3)}`,
+          teamId: teams[i % 3].id,
+          ...(i % 7 === 0 ? { visibility: 'private' } : {}),
         });
       }
     }
@@ -219,6 +228,25 @@ parity(
         assert.deepEqual(shape(a), shape(b), `projects as ${who}: ${q}`);
         assert.equal(a.body.total, b.body.total, `projects total as ${who}: ${q}`);
       }
+      let matched = 0;
+      for (const q of [
+        'name=rocket',
+        'name=CAFE&description=finance',
+        'name=strasse&description=naive&matchMode=any',
+        'teamName=vault',
+        'teamName=crew&name=東京&matchMode=any',
+        '',
+      ]) {
+        // Sorted: documents changed in the same millisecond are ordered by their (random) ids.
+        const url = `/v1/documents/search?expand=none&limit=100&${q}`;
+        const [a, b] = await Promise.all([callers.sqlite[i]!.get(url), callers.postgres[i]!.get(url)]);
+        const names = (r: typeof a) => r.body.data.map((d: { name: string }) => d.name).sort();
+        assert.deepEqual(names(a), names(b), `documents as ${who}: ${q}`);
+        assert.equal(a.body.total, b.body.total, `documents total as ${who}: ${q}`);
+        assert.equal(a.body.total, a.body.data.length, `documents total as ${who}: ${q}`);
+        if (a.body.total > 0) matched += 1;
+      }
+      assert.ok(matched >= (who === 'guest' ? 3 : 4), `only ${matched} document queries matched as ${who}`);
     }
   },
 );

@@ -30,6 +30,17 @@ export async function insertDocument(db: Kysely<DB>, row: Omit<DocumentRow, 'seq
   return { ...row, seq: Number(seq) };
 }
 
+/** Many new documents in one statement, with their seqs (the SQLite index's rowids). */
+export async function insertDocuments(
+  db: Kysely<DB>,
+  rows: Omit<DocumentRow, 'seq'>[],
+): Promise<DocumentRow[]> {
+  if (rows.length === 0) return [];
+  const seqs = await db.insertInto('documents').values(rows).returning(['id', 'seq']).execute();
+  const byId = new Map(seqs.map((r) => [r.id, Number(r.seq)]));
+  return rows.map((row) => ({ ...row, seq: byId.get(row.id)! }));
+}
+
 /**
  * Applies `changes` if the document is in the `from` state (live or deleted): false when it is not,
  * so that of two racing deletes (or an update racing a delete) only one changes anything.

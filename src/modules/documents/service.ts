@@ -46,7 +46,7 @@ export async function visibleDocuments(ctx: Context, ids: string[]): Promise<Map
 }
 
 /** The documents' search index, written by every path that changes a name or description. */
-const INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
+export const DOCUMENT_INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
   name: row.name,
   description: plainText(row.description_html),
 }));
@@ -92,7 +92,7 @@ export async function upsertDocument(
     deleted_at: null,
     deleted_by_id: null,
   });
-  await INDEX.writeNew(ctx, [row]);
+  await DOCUMENT_INDEX.writeNew(ctx, [row]);
   await recordEvent(ctx, 'document.created', row.id, at);
   return { row, created: true };
 }
@@ -120,7 +120,7 @@ async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBod
   }
   if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) throw DELETED();
   const row = { ...current, ...changes };
-  if (edited) await INDEX.write(ctx, row);
+  if (edited) await DOCUMENT_INDEX.write(ctx, row);
   await recordEvent(ctx, 'document.updated', row.id, at);
   return row;
 }
