@@ -154,6 +154,57 @@ describe('8. state changes happen once', () => {
   });
 });
 
+describe('8b. documents, posts and templates change state once', () => {
+  test('parallel document deletes and restores: one event each; an update racing a delete is 200 or 409', async () => {
+    const doc = (await f.owner.post('/v1/documents?expand=none', { name: 'Race doc', teamId: team.id })).body;
+    const deletes = await Promise.all(
+      Array.from({ length: 8 }, () => f.owner.delete(`/v1/documents/${doc.id}`)),
+    );
+    for (const res of deletes) assert.equal(res.status, 204);
+    const restores = await Promise.all(
+      Array.from({ length: 8 }, () => f.owner.post(`/v1/documents/${doc.id}/restore?expand=none`)),
+    );
+    assert.deepEqual(restores.map((r) => r.status).sort(), [200, ...Array(7).fill(409)]);
+    assert.equal(await events('document.deleted', doc.id), 1);
+    assert.equal(await events('document.restored', doc.id), 1);
+    const [update, removal] = await Promise.all([
+      f.owner.post('/v1/documents?expand=none', { id: doc.id, name: 'Race doc renamed' }),
+      f.owner.delete(`/v1/documents/${doc.id}`),
+    ]);
+    assert.equal(removal.status, 204);
+    assert.ok(update.status === 200 || update.body.code === 'deleted', JSON.stringify(update.body));
+  });
+
+  test('parallel reactions: one row per user and reaction, one 201 and the rest 200', async () => {
+    const task = await create('Reacted');
+    const post = (await f.owner.post('/v1/posts', { entityType: 'task', entityId: task.id, content: 'Hi' }))
+      .body;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => f.owner.post(`/v1/posts/${post.id}/reactions`, { reaction: 'tada' })),
+    );
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(new Set(answers.map((r) => r.body.id)).size, 1);
+    const read = await f.owner.get(`/v1/posts/${post.id}?expand=reactions`);
+    assert.equal(read.body.reactions.length, 1);
+  });
+
+  test('a project from a template made twice at once: two projects, each with its own tasks', async () => {
+    const area = (await f.owner.post('/v1/areas', { name: 'Race area', publicId: 'RAREA' })).body;
+    const plan = (await f.owner.post('/v1/project-templates', { name: 'Race plan', ownedByAreaId: area.id }))
+      .body;
+    for (const name of ['One', 'Two', 'Three'])
+      await f.owner.post('/v1/task-templates', { name, scopeType: 'project_template', scopeId: plan.id });
+    const made = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        f.owner.post(`/v1/project-templates/${plan.id}/create-project?expand=none`, {}),
+      ),
+    );
+    for (const res of made) assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(new Set(made.map((r) => r.body.slug)).size, 4, 'distinct slugs');
+    for (const res of made) assert.equal((await walk(`projectId=${res.body.id}`)).total, 3);
+  });
+});
+
 describe('9. counters of live tasks per team and project stay exact under concurrent changes', () => {
   test('parallel moves, deletes, restores and creates: every filtered total matches its walk', async () => {
     const other = (await f.owner.post('/v1/teams', { name: 'Pit crew', publicId: 'PIT' })).body;

@@ -30,9 +30,32 @@ await add('/v1/tasks', { name: 'Bag packing', teamId: pub.id, projectId: mixed.i
 await add('/v1/tasks', { name: 'Orchard picking', teamId: pub.id, projectId: open.id });
 await add('/v1/tasks', { name: 'Plaza sweeping', teamId: pub.id });
 // Tasks they do not see: in SEC, and a private one of the owner's in PUB.
-await add('/v1/tasks', { name: 'Falcon training', teamId: sec.id, projectId: mixed.id });
+const falcon = await add('/v1/tasks', { name: 'Falcon training', teamId: sec.id, projectId: mixed.id });
 await add('/v1/tasks', { name: 'Heron secret', teamId: sec.id, projectId: hidden.id });
 await add('/v1/tasks', { name: 'Plaza private', teamId: pub.id, visibility: 'private' });
+
+// Documents: one they see, one in the hidden team, one private of the owner's in the visible team.
+await add('/v1/documents', { name: 'Plaza guide', teamId: pub.id });
+const falconDoc = await add('/v1/documents', { name: 'Falcon manual', teamId: sec.id });
+const privateDoc = await add('/v1/documents', { name: 'Plaza diary', teamId: pub.id, visibility: 'private' });
+// Posts on what they cannot see.
+const onFalcon = await add('/v1/posts', { entityType: 'task', entityId: falcon.id, content: 'Talons' });
+const onDiary = await add('/v1/posts', {
+  entityType: 'document',
+  entityId: privateDoc.id,
+  content: 'Dear diary',
+});
+// Templates: of an area the guest belongs to, and of a private area of the owner alone.
+const openArea = await add('/v1/areas', { name: 'Open Area', members: [{ id: guest.id, role: 'member' }] });
+const secretArea = await add('/v1/areas', { name: 'Secret Area', privacy: 'private' });
+await add('/v1/task-templates', { name: 'Open template', areaId: openArea.id });
+const hiddenTemplate = await add('/v1/task-templates', { name: 'Hidden template', areaId: secretArea.id });
+await add('/v1/project-templates', { name: 'Open plan', ownedByAreaId: openArea.id });
+const hiddenPlan = await add('/v1/project-templates', {
+  name: 'Hidden plan',
+  ownedByAreaId: secretArea.id,
+  areaIds: [openArea.id],
+});
 
 async function walk(api: Client, url: string): Promise<{ names: string[]; total: number }> {
   const names: string[] = [];
@@ -113,6 +136,61 @@ for (const [who, caller] of [
       const list = await caller.api.get('/v1/projects/list?expand=none&includeTotal=true');
       assert.equal(list.body.total, list.body.data.length);
       assert.equal(list.body.total, 2);
+    });
+
+    test('documents and the posts on hidden things: get, search, totals, filters', async () => {
+      assert.deepEqual(await walk(caller.api, '/v1/documents/search?expand=none'), {
+        names: ['Plaza guide'],
+        total: 1,
+      });
+      assert.deepEqual(await walk(caller.api, '/v1/documents/search?expand=none&teamName=falcon'), {
+        names: [],
+        total: 0,
+      });
+      assert.deepEqual(await walk(caller.api, `/v1/documents/search?expand=none&teamId=${sec.id}`), {
+        names: [],
+        total: 0,
+      });
+      assert.deepEqual(await walk(caller.api, '/v1/documents/search?expand=none&name=diary&includeDeleted'), {
+        names: [],
+        total: 0,
+      });
+      for (const url of [
+        `/v1/documents/${falconDoc.id}`,
+        `/v1/documents/${privateDoc.publicId}`,
+        `/v1/posts/${onFalcon.id}`,
+        `/v1/posts/${onDiary.publicId}`,
+        `/v1/posts/${onDiary.id}/replies`,
+        `/v1/posts/list?entityType=task&entityId=${falcon.id}`,
+        `/v1/posts/list?entityType=document&entityId=${privateDoc.id}`,
+      ]) {
+        assert.equal((await caller.api.get(url)).status, 404, url);
+      }
+      const reply = await caller.api.post('/v1/posts', {
+        entityType: 'document',
+        entityId: privateDoc.id,
+        content: 'Peek',
+      });
+      assert.equal(reply.status, 404);
+    });
+
+    test('templates of hidden areas are absent and 404, and cannot be used', async () => {
+      const names = async (url: string) =>
+        (await caller.api.get(url)).body.data.map((t: { name: string }) => t.name);
+      assert.deepEqual(await names('/v1/task-templates?includeDeleted=true'), ['Open template']);
+      assert.deepEqual(await names(`/v1/task-templates?areaId=${secretArea.id}`), []);
+      assert.deepEqual(await names('/v1/project-templates?includeDeleted=true'), ['Open plan']);
+      assert.deepEqual(await names(`/v1/project-templates?areaId=${openArea.id}`), ['Open plan']);
+      for (const url of [
+        `/v1/task-templates/${hiddenTemplate.id}`,
+        `/v1/project-templates/${hiddenPlan.publicId}`,
+      ]) {
+        assert.equal((await caller.api.get(url)).status, 404, url);
+      }
+      const made = await caller.api.post(`/v1/task-templates/${hiddenTemplate.id}/create-task`, {});
+      assert.equal(made.status, 404);
+      const project = await caller.api.post(`/v1/project-templates/${hiddenPlan.id}/create-project`, {});
+      assert.equal(project.status, 404);
     });
   });
 }

@@ -204,6 +204,15 @@ describe('POST /v1/project-templates/{id}/create-project', () => {
         ['Write post', '2027-03-27T00:00:00.000Z', area.id],
       ],
     );
+    // One transaction wrote the project, its tasks and an event for each.
+    const written = await f.database.db
+      .selectFrom('events')
+      .select(['type', 'entity_id'])
+      .where('workspace_id', '=', f.ws.workspace.id)
+      .where('created_at', '=', p.createdAt)
+      .execute();
+    assert.deepEqual(written.map((e) => e.type).sort(), ['project.created', 'task.created', 'task.created']);
+    assert.ok(written.some((e) => e.entity_id === p.id));
     const read = await member.api.get(`/v1/projects/${p.id}?expand=teams,collection`);
     assert.deepEqual(
       [read.body.areaId, read.body.area.id, 'teamIds' in read.body, 'collection' in read.body],
