@@ -2,8 +2,8 @@
 // (fields given replace, null clears, absent keep).
 import type { Context } from '../../context.ts';
 import { invalid } from '../../http/errors.ts';
-import { EMPTY, fromInput } from '../../text/description.ts';
-import { calendarDate, type RelativeDate, relativeDate } from '../../text/relative-dates.ts';
+import type { RelativeDate } from '../../text/relative-dates.ts';
+import { mergedCalendar, mergedDescription, mergedRelative, pick } from '../../text/template-fields.ts';
 import * as groups from '../groups/lookup.ts';
 import * as users from '../users/service.ts';
 import type { ProjectTemplateRow } from './repository.ts';
@@ -42,10 +42,6 @@ export function relativeStart(t: ProjectTemplateRow): RelativeDate | null {
         direction: t.relative_start_date_direction!,
         event: t.relative_start_date_event_type!,
       };
-}
-
-function pick<T>(given: T | undefined, kept: T): T {
-  return given === undefined ? kept : given;
 }
 
 /** A project's relative date: not after a task's creation, nor after itself; start and due not in a circle. */
@@ -88,45 +84,10 @@ export async function checkTemplate(
     throw invalid('ownedByAreaId', 'no area with this id');
   if (body.ownerId && !(await users.findUser(ctx, body.ownerId)))
     throw invalid('ownerId', 'no user with this id in the workspace');
-  const due = relativeDate(
-    {
-      count: pick(body.relativeDueDateCount, current?.relative_due_date_count ?? null),
-      unit: pick(body.relativeDueDateUnit, current?.relative_due_date_unit ?? null),
-      direction: pick(body.relativeDueDateDirection, current?.relative_due_date_direction ?? null),
-      event: pick(body.relativeDueDateEventType, current?.relative_due_date_event_type ?? null),
-    },
-    {
-      count: 'relativeDueDateCount',
-      unit: 'relativeDueDateUnit',
-      direction: 'relativeDueDateDirection',
-      event: 'relativeDueDateEventType',
-    },
-  );
-  const start = relativeDate(
-    {
-      count: pick(body.relativeStartDateCount, current?.relative_start_date_count ?? null),
-      unit: pick(body.relativeStartDateUnit, current?.relative_start_date_unit ?? null),
-      direction: pick(body.relativeStartDateDirection, current?.relative_start_date_direction ?? null),
-      event: pick(body.relativeStartDateEventType, current?.relative_start_date_event_type ?? null),
-    },
-    {
-      count: 'relativeStartDateCount',
-      unit: 'relativeStartDateUnit',
-      direction: 'relativeStartDateDirection',
-      event: 'relativeStartDateEventType',
-    },
-  );
+  const due = mergedRelative(body, current, 'relativeDueDate');
+  const start = mergedRelative(body, current, 'relativeStartDate');
   checkEvents(start, due);
-  const description =
-    body.description === undefined
-      ? current
-        ? { html: current.description_html, markdown: current.description_markdown }
-        : EMPTY
-      : body.description === null
-        ? EMPTY
-        : fromInput(body.description);
-  const dueDate = pick(body.dueDate, current?.due_date ?? null);
-  const startDate = pick(body.startDate, current?.start_date ?? null);
+  const description = mergedDescription(body.description, current);
   return {
     row: {
       name: body.name?.trim() ?? current!.name,
@@ -136,8 +97,8 @@ export async function checkTemplate(
       icon: pick(body.icon, current?.icon ?? null),
       owned_by_area_id: area,
       owner_id: pick(body.ownerId, current?.owner_id ?? null),
-      due_date: dueDate === null ? null : calendarDate(dueDate, 'dueDate'),
-      start_date: startDate === null ? null : calendarDate(startDate, 'startDate'),
+      due_date: mergedCalendar(body.dueDate, current?.due_date, 'dueDate'),
+      start_date: mergedCalendar(body.startDate, current?.start_date, 'startDate'),
       relative_due_date_count: due?.count ?? null,
       relative_due_date_unit: due?.unit ?? null,
       relative_due_date_direction: due?.direction ?? null,

@@ -3,8 +3,8 @@
 import type { Context } from '../../context.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { invalid } from '../../http/errors.ts';
-import { EMPTY, fromInput } from '../../text/description.ts';
-import { calendarDate, type RelativeDate, relativeDate } from '../../text/relative-dates.ts';
+import type { RelativeDate } from '../../text/relative-dates.ts';
+import { mergedCalendar, mergedDescription, mergedRelative, pick } from '../../text/template-fields.ts';
 import * as groups from '../groups/lookup.ts';
 import { loadVisibleProjectTemplate } from '../project-templates/lookup.ts';
 import * as projects from '../projects/service.ts';
@@ -27,11 +27,6 @@ export function relativeOf(t: TaskTemplateRow): RelativeDate | null {
         direction: t.relative_date_direction!,
         event: t.relative_date_event_type!,
       };
-}
-
-/** `given` when the body has the field (null clears), else `kept`. */
-function pick<T>(given: T | undefined, kept: T): T {
-  return given === undefined ? kept : given;
 }
 
 /** The area and scope: a template scoped to a project template lives in that template's area. */
@@ -131,30 +126,8 @@ export async function checkTemplate(
     throw invalid('assignedToId', 'no user with this id in the workspace');
   if (body.projectId && !(await projects.visibleProjects(ctx, [body.projectId])).has(body.projectId))
     throw invalid('projectId', 'no project with this id');
-  const relative = relativeDate(
-    {
-      count: pick(body.relativeDateCount, current?.relative_date_count ?? null),
-      unit: pick(body.relativeDateUnit, current?.relative_date_unit ?? null),
-      direction: pick(body.relativeDateDirection, current?.relative_date_direction ?? null),
-      event: pick(body.relativeDateEventType, current?.relative_date_event_type ?? null),
-    },
-    {
-      count: 'relativeDateCount',
-      unit: 'relativeDateUnit',
-      direction: 'relativeDateDirection',
-      event: 'relativeDateEventType',
-    },
-  );
-  const description =
-    body.description === undefined
-      ? current
-        ? { html: current.description_html, markdown: current.description_markdown }
-        : EMPTY
-      : body.description === null
-        ? EMPTY
-        : fromInput(body.description);
-  const dueDate = pick(body.dueDate, current?.due_date ?? null);
-  const startDate = pick(body.startDate, current?.start_date ?? null);
+  const relative = mergedRelative(body, current, 'relativeDate');
+  const description = mergedDescription(body.description, current);
   return {
     row: {
       name: body.name?.trim() ?? current!.name,
@@ -169,8 +142,8 @@ export async function checkTemplate(
       scope_type: scopeType,
       scope_id: scopeId,
       parent_task_template_id: await parentOf(ctx, body, current),
-      due_date: dueDate === null ? null : calendarDate(dueDate, 'dueDate'),
-      start_date: startDate === null ? null : calendarDate(startDate, 'startDate'),
+      due_date: mergedCalendar(body.dueDate, current?.due_date, 'dueDate'),
+      start_date: mergedCalendar(body.startDate, current?.start_date, 'startDate'),
       relative_date_count: relative?.count ?? null,
       relative_date_unit: relative?.unit ?? null,
       relative_date_direction: relative?.direction ?? null,
