@@ -1,6 +1,10 @@
 // Documents (searchable like projects), post images and reactions, task templates (with their labels)
 // and project templates (with the areas they are offered in).
 //
+// The two document indexes hold every column a text-free search tests (team, state, visibility,
+// creator), after the order's columns: a total is then counted from the index alone, never the rows
+// (100,000 documents, SQLite: a team's 4,000 in 11 → 0.2 ms; a member's 90,000 in 369 → 18 ms).
+//
 // Templates keep their own dates as `YYYY-MM-DD` text (decisions §4): they are calendar dates, not
 // instants, and are resolved into a task's or project's timestamps only when something is made from
 // the template (docs/templates.md). A task template's status has no foreign key: an area may remove
@@ -37,8 +41,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       foreign key (workspace_id, group_id) references groups (workspace_id, id),
       foreign key (workspace_id, created_by_id) references users (workspace_id, id)
     );
-    create index documents_by_updated on documents (workspace_id, deleted_at, updated_at, id);
-    create index documents_by_group on documents (workspace_id, group_id, updated_at, id);
+    create index documents_by_updated
+      on documents (workspace_id, deleted_at, updated_at, id, group_id, visibility, created_by_id);
+    create index documents_by_group
+      on documents (workspace_id, group_id, deleted_at, updated_at, id, visibility, created_by_id);
     create table post_images (
       workspace_id ${T.id} not null,
       id ${T.id} not null,

@@ -175,11 +175,8 @@ export async function searchDocuments(
     const ids = await groups.teamIdsByName(ctx, teamWords);
     fields.push(ids.length > 0 ? sql<SqlBool>`d.group_id in (${sql.join(ids)})` : null);
   }
-  const where: Condition[] = [...(await documentVisibility(ctx)).where];
-  if (s.teamId) {
-    const visible = (await groups.groupVisibility(ctx)).visible.has(s.teamId);
-    where.push(visible ? sql<SqlBool>`d.group_id = ${s.teamId}` : sql<SqlBool>`1 = 0`);
-  }
+  const rule = await documentVisibility(ctx);
+  const where: Condition[] = s.teamId ? rule.inTeam(s.teamId) : [...rule.where];
   if (!s.includeDeleted) where.push(sql<SqlBool>`d.deleted_at is null`);
   return searchPage(ctx, repo.DOCUMENT_SEARCH, { fields, mode: s.mode, where }, page);
 }

@@ -2,7 +2,7 @@
 // (policy.canSeeDocument) and the same rule as SQL conditions on alias d, for searches and totals.
 import { type SqlBool, sql } from 'kysely';
 import { type Context, perRequest } from '../../context.ts';
-import type { VisibilityRule } from '../../db/listing.ts';
+import type { Condition, VisibilityRule } from '../../db/listing.ts';
 import * as groups from '../groups/lookup.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';
 import { canSeeDocument, type DocumentFacts } from './policy.ts';
@@ -12,19 +12,31 @@ export function documentFacts(row: DocumentRow): DocumentFacts {
   return { groupId: row.group_id, visibility: row.visibility, createdById: row.created_by_id };
 }
 
+export interface DocumentRule extends VisibilityRule<DocumentFacts> {
+  /**
+   * The rule within one team (a teamId filter): that team's documents the caller sees, or none if the
+   * team is hidden; without the list of every visible team, which would make SQLite read them all.
+   */
+  inTeam(teamId: string): Condition[];
+}
+
 /** The caller's document rule, made once per request. */
-export function documentVisibility(ctx: Context): Promise<VisibilityRule<DocumentFacts>> {
+export function documentVisibility(ctx: Context): Promise<DocumentRule> {
   return perRequest(ctx, 'documents.visibility', async () => {
     const visibility = await groups.groupVisibility(ctx);
     const sees = (facts: DocumentFacts) => canSeeDocument(ctx.actor, facts, visibility);
-    if (isWorkspaceAdmin(ctx.actor)) return { sees, where: [] };
-    const where = [sql<SqlBool>`(d.visibility = 'workspace' or d.created_by_id = ${ctx.actor.id})`];
-    if (!visibility.all) {
-      const visible = [...visibility.visible];
-      where.push(
-        visible.length > 0 ? sql<SqlBool>`d.group_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
-      );
-    }
-    return { sees, where };
+    const own = isWorkspaceAdmin(ctx.actor)
+      ? []
+      : [sql<SqlBool>`(d.visibility = 'workspace' or d.created_by_id = ${ctx.actor.id})`];
+    const visible = [...visibility.visible];
+    const where = visibility.all
+      ? own
+      : [
+          ...own,
+          visible.length > 0 ? sql<SqlBool>`d.group_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
+        ];
+    const inTeam = (teamId: string) =>
+      visibility.visible.has(teamId) ? [...own, sql<SqlBool>`d.group_id = ${teamId}`] : [sql<SqlBool>`1 = 0`];
+    return { sees, where, inTeam };
   });
 }
