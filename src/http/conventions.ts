@@ -36,10 +36,13 @@ export function registerConventions(app: FastifyInstance): void {
     if (!isApiRoute(request.routeOptions.url ?? '')) return;
     if (request.query && typeof request.query === 'object')
       normalizeQuery(request.query as Record<string, unknown>);
+    const config = request.routeOptions.config as { entries?: string; optionalBody?: boolean };
+    // A body whose fields are all optional overrides (create-task, create-project) may be left out.
+    if (config.optionalBody && request.body === undefined) request.body = {};
     // Strings a database cannot store are refused before anything reads them, path ids included. A
     // batch's entries are checked one by one instead (its route names them in config.entries), so a
     // bad entry fails alone.
-    const entries = (request.routeOptions.config as { entries?: string }).entries;
+    const entries = config.entries;
     const body =
       entries && request.body && typeof request.body === 'object'
         ? { ...(request.body as object), [entries]: [] }

@@ -177,7 +177,7 @@ describe('POST /v1/project-templates/{id}/create-project', () => {
     );
     problem(await scoped({ name: 'Elsewhere', areaId: events.id }), 400, 'validation_failed');
 
-    const res = await f.owner.post(`/v1/project-templates/${t.publicId}/create-project`, {});
+    const res = await f.owner.post(`/v1/project-templates/${t.publicId}/create-project`);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const p = res.body;
     assert.deepEqual(

@@ -106,6 +106,7 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
   app.post(
     '/v1/project-templates/:id/create-project',
     {
+      config: { optionalBody: true },
       schema: {
         tags,
         operationId: 'createProjectFromTemplate',
@@ -119,7 +120,7 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const p = parsePresentation(request.query, TEMPLATE_PROJECT_EXPANSIONS);
       const out = await inTransaction(database, auth(request), async (ctx) => {
-        const project = await service.createProjectFromTemplate(ctx, request.params.id, request.body ?? {});
+        const project = await service.createProjectFromTemplate(ctx, request.params.id, request.body);
         return (await presentProjects(ctx, [project], p))[0];
       });
       return reply.code(201).send(out);

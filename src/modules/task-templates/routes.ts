@@ -109,6 +109,7 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
   app.post(
     '/v1/task-templates/:id/create-task',
     {
+      config: { optionalBody: true },
       schema: {
         tags,
         operationId: 'createTaskFromTemplate',
@@ -122,7 +123,7 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const p = parsePresentation(request.query, TEMPLATE_TASK_EXPANSIONS);
       const row = await inTransaction(database, auth(request), (ctx) =>
-        service.createTaskFromTemplate(ctx, request.params.id, request.body ?? {}),
+        service.createTaskFromTemplate(ctx, request.params.id, request.body),
       );
       const [out] = await presentTasks(readContext(database, auth(request)), [row], p);
       return reply.code(201).send(out);
