@@ -1,14 +1,13 @@
 // Documents (searchable like projects), post images and reactions, task templates (with their labels)
 // and project templates (with the areas they are offered in).
 //
-// Documents have two orders' worth of indexes: plain ones for includeDeleted, and partial ones of live
-// documents (`deleted_at is null`, spelled literally by every query that wants them) that also hold
-// every column a text-free search tests (team, visibility, creator) after the order's columns. A
-// total is then counted from the index alone, never the rows, and a page walks the index in order:
-// PostgreSQL does not take `deleted_at is null` as an equality that fixes the column, so
-// (…, deleted_at, updated_at) would be sorted, not walked. 100,000 documents: a team's total 11 →
-// 0.2 ms on SQLite and 50 → 2 ms on PostgreSQL; a member's whole total 369 → 16 ms on SQLite; a
-// team's first page 30 → 1.6 ms and a common word's 97 → 1.7 ms on PostgreSQL.
+// Document indexes: (…, deleted_at, updated_at, id) followed by every column a text-free search tests
+// (team, visibility, creator), so that a total is counted from the index alone, never the rows, and
+// SQLite walks a page in order (it takes `deleted_at is null` as an equality). PostgreSQL does not,
+// and would sort every match; its pages walk the partial indexes of live documents instead, which
+// queries reach by spelling `deleted_at is null` literally. 100,000 documents: a team's total 11 →
+// 0.2 ms on SQLite and 50 → 2 ms on PostgreSQL; a member's whole total 369 → 18 ms on SQLite; a
+// team's first page 30 → 2 ms and a common word's 97 → 2 ms on PostgreSQL.
 //
 // Templates keep their own dates as `YYYY-MM-DD` text (decisions §4): they are calendar dates, not
 // instants, and are resolved into a task's or project's timestamps only when something is made from
@@ -46,13 +45,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       foreign key (workspace_id, group_id) references groups (workspace_id, id),
       foreign key (workspace_id, created_by_id) references users (workspace_id, id)
     );
-    create index documents_by_updated on documents (workspace_id, updated_at, id);
-    create index documents_by_group on documents (workspace_id, group_id, updated_at, id);
-    create index documents_live_by_updated
-      on documents (workspace_id, updated_at, id, group_id, visibility, created_by_id)
+    create index documents_by_updated
+      on documents (workspace_id, deleted_at, updated_at, id, group_id, visibility, created_by_id);
+    create index documents_by_group
+      on documents (workspace_id, group_id, deleted_at, updated_at, id, visibility, created_by_id);
+    create index documents_live_by_updated on documents (workspace_id, updated_at, id)
       where deleted_at is null;
-    create index documents_live_by_group
-      on documents (workspace_id, group_id, updated_at, id, visibility, created_by_id)
+    create index documents_live_by_group on documents (workspace_id, group_id, updated_at, id)
       where deleted_at is null;
     create table post_images (
       workspace_id ${T.id} not null,
