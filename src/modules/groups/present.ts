@@ -1,6 +1,7 @@
 // Rows to API objects. Expansions are loaded for all groups of a response at once (one query per
 // expansion) and only the asked-for ones appear.
 import type { Context } from '../../context.ts';
+import { groupBy } from '../../db/rows.ts';
 import type { GroupRow, LabelRow, MemberWithUser, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { Area, GroupExpansion, Team } from './schema.ts';
@@ -9,16 +10,6 @@ interface GroupExpansions {
   members?: Map<string, MemberWithUser[]>;
   taskStatuses?: Map<string, StatusRow[]>;
   taskLabels?: Map<string, LabelRow[]>;
-}
-
-function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
-  const out = new Map<string, R[]>();
-  for (const r of rows) {
-    const list = out.get(key(r));
-    if (list) list.push(r);
-    else out.set(key(r), [r]);
-  }
-  return out;
 }
 
 async function loadExpansions(

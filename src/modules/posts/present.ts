@@ -2,21 +2,12 @@
 // which the caller has already been shown to see; images, reactions and owners of the page are loaded
 // in one query each.
 import type { Context } from '../../context.ts';
+import { groupBy } from '../../db/rows.ts';
 import * as users from '../users/service.ts';
 import { type Entity, entityPath } from './entities.ts';
 import type { PostRow, ReactionRow } from './repository.ts';
 import type { Post, PostExpansion, Reaction } from './schema.ts';
 import { imagesOf, reactionsOf } from './service.ts';
-
-function groupBy<R>(rows: R[], key: (r: R) => string): Map<string, R[]> {
-  const out = new Map<string, R[]>();
-  for (const r of rows) {
-    const list = out.get(key(r));
-    if (list) list.push(r);
-    else out.set(key(r), [r]);
-  }
-  return out;
-}
 
 export function presentReaction(r: ReactionRow): Reaction {
   return { id: r.id, postId: r.post_id, userId: r.user_id, reaction: r.reaction };

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Condition } from '../../db/listing.ts';
+import { groupBy } from '../../db/rows.ts';
 import type { DB, ProjectTemplatesTable } from '../../db/types.ts';
 
 export type ProjectTemplateRow = Selectable<ProjectTemplatesTable>;
@@ -95,8 +96,7 @@ export async function areasOf(
   workspaceId: string,
   templateIds: string[],
 ): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (templateIds.length === 0) return out;
+  if (templateIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('project_template_areas')
     .select(['template_id', 'group_id'])
@@ -105,12 +105,11 @@ export async function areasOf(
     .orderBy('template_id')
     .orderBy('position')
     .execute();
-  for (const r of rows) {
-    const list = out.get(r.template_id);
-    if (list) list.push(r.group_id);
-    else out.set(r.template_id, [r.group_id]);
-  }
-  return out;
+  return groupBy(
+    rows,
+    (r) => r.template_id,
+    (r) => r.group_id,
+  );
 }
 
 export async function replaceAreas(

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
+import { groupBy } from '../../db/rows.ts';
 import type { DB, ProjectsTable } from '../../db/types.ts';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -89,8 +90,7 @@ export async function teamsOf(
   workspaceId: string,
   projectIds: string[],
 ): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (projectIds.length === 0) return out;
+  if (projectIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('project_teams')
     .select(['project_id', 'group_id'])
@@ -99,12 +99,11 @@ export async function teamsOf(
     .orderBy('project_id')
     .orderBy('position')
     .execute();
-  for (const r of rows) {
-    const list = out.get(r.project_id);
-    if (list) list.push(r.group_id);
-    else out.set(r.project_id, [r.group_id]);
-  }
-  return out;
+  return groupBy(
+    rows,
+    (r) => r.project_id,
+    (r) => r.group_id,
+  );
 }
 
 export async function replaceTeams(

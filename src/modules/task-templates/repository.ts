@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Condition } from '../../db/listing.ts';
+import { groupBy } from '../../db/rows.ts';
 import type { DB, TaskTemplatesTable } from '../../db/types.ts';
 
 export type TaskTemplateRow = Selectable<TaskTemplatesTable>;
@@ -104,8 +105,7 @@ export async function labelIdsOf(
   workspaceId: string,
   templateIds: string[],
 ): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (templateIds.length === 0) return out;
+  if (templateIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('task_template_labels')
     .select(['template_id', 'label_id'])
@@ -114,12 +114,11 @@ export async function labelIdsOf(
     .orderBy('template_id')
     .orderBy('position')
     .execute();
-  for (const r of rows) {
-    const list = out.get(r.template_id);
-    if (list) list.push(r.label_id);
-    else out.set(r.template_id, [r.label_id]);
-  }
-  return out;
+  return groupBy(
+    rows,
+    (r) => r.template_id,
+    (r) => r.label_id,
+  );
 }
 
 export async function replaceLabels(

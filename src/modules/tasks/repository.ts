@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
+import { groupBy } from '../../db/rows.ts';
 import { SEARCH_TARGETS, type SearchColumns, taggedIndex } from '../../db/search/index.ts';
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
@@ -157,8 +158,7 @@ export async function labelIdsOf(
   workspaceId: string,
   taskIds: string[],
 ): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (taskIds.length === 0) return out;
+  if (taskIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('task_label_links as l')
     .innerJoin('task_labels as tl', (j) =>
@@ -170,12 +170,11 @@ export async function labelIdsOf(
     .orderBy('l.task_id')
     .orderBy('tl.position')
     .execute();
-  for (const r of rows) {
-    const list = out.get(r.task_id);
-    if (list) list.push(r.label_id);
-    else out.set(r.task_id, [r.label_id]);
-  }
-  return out;
+  return groupBy(
+    rows,
+    (r) => r.task_id,
+    (r) => r.label_id,
+  );
 }
 
 export async function replaceLabels(db: Kysely<DB>, workspaceId: string, taskId: string, labelIds: string[]) {
