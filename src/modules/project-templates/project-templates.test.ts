@@ -139,6 +139,23 @@ describe('GET, list and DELETE', () => {
     assert.deepEqual(await names(`areaId=${area.id}`), ['Campaign']);
     assert.deepEqual(await names(`areaId=${area.id}&includeDeleted=true`), ['Campaign', 'Offsite']);
     problem(await member.api.post(`/v1/project-templates/${a.id}/create-project`, {}), 409, 'deleted');
+    // A task template scoped to the deleted project template stays editable, and keeps its scope.
+    const t0 = await template({ name: 'Short-lived', ownedByAreaId: area.id });
+    const scoped = (
+      await f.owner.post('/v1/task-templates', {
+        name: 'Scoped',
+        scopeType: 'project_template',
+        scopeId: t0.id,
+      })
+    ).body;
+    await f.owner.delete(`/v1/project-templates/${t0.id}`);
+    const renamed = await f.owner.post('/v1/task-templates', { id: scoped.id, name: 'Scoped, renamed' });
+    assert.deepEqual([renamed.status, renamed.body.scopeId, renamed.body.areaId], [200, t0.id, area.id]);
+    problem(
+      await f.owner.post('/v1/task-templates', { id: scoped.id, scopeId: t0.id }),
+      400,
+      'validation_failed',
+    );
     problem(await member.api.post('/v1/project-templates', { id: a.id, name: 'Again' }), 409, 'deleted');
   });
 });

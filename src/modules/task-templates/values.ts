@@ -2,7 +2,7 @@
 // holding (fields given replace, null clears, absent keep), against its area.
 import type { Context } from '../../context.ts';
 import type { TaskStage } from '../../db/types.ts';
-import { invalid } from '../../http/errors.ts';
+import { AppError, invalid } from '../../http/errors.ts';
 import type { RelativeDate } from '../../text/relative-dates.ts';
 import { mergedCalendar, mergedDescription, mergedRelative, pick } from '../../text/template-fields.ts';
 import * as groups from '../groups/lookup.ts';
@@ -33,13 +33,29 @@ export function relativeOf(t: TaskTemplateRow): RelativeDate | null {
 async function areaAndScope(ctx: Context, body: TaskTemplateUpsertBody, current?: TaskTemplateRow) {
   const scopeType = body.scopeType ?? current?.scope_type ?? 'area';
   if (scopeType === 'project_template') {
+    const areaOf = (areaId: string) => {
+      if (body.areaId !== undefined && body.areaId !== areaId)
+        throw invalid('areaId', "must be the project template's area (ownedByAreaId) when scoped to it");
+    };
+    // An unchanged scope stays as it is, even if its project template was deleted since: the template
+    // remains editable (and is then simply not made by that project template any more).
+    if (
+      current?.scope_type === 'project_template' &&
+      body.scopeType === undefined &&
+      body.scopeId === undefined
+    ) {
+      areaOf(current.group_id);
+      return { areaId: current.group_id, scopeType, scopeId: current.scope_id };
+    }
     const scopeId = pick(body.scopeId, current?.scope_type === 'project_template' ? current.scope_id : null);
     if (!scopeId) throw invalid('scopeId', 'is required when scopeType is project_template');
-    const scope = await loadVisibleProjectTemplate(ctx, scopeId).catch(() => undefined);
+    const scope = await loadVisibleProjectTemplate(ctx, scopeId).catch((error) => {
+      if (error instanceof AppError && error.code === 'not_found') return undefined;
+      throw error;
+    });
     if (!scope || scope.deleted_at !== null) throw invalid('scopeId', 'no project template with this id');
+    areaOf(scope.owned_by_area_id);
     const areaId = scope.owned_by_area_id;
-    if (body.areaId !== undefined && body.areaId !== areaId)
-      throw invalid('areaId', "must be the project template's area (ownedByAreaId) when scoped to it");
     return { areaId, scopeType, scopeId: scope.id };
   }
   const areaId = body.areaId ?? current?.group_id;
