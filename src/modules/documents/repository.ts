@@ -74,16 +74,6 @@ export function findDocument(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export function findDocuments(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<DocumentRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('documents as d')
-    .select(COLUMNS)
-    .where('d.workspace_id', '=', workspaceId)
-    .where('d.id', 'in', ids)
-    .execute();
-}
-
 export async function slugsStartingWith(
   db: Kysely<DB>,
   workspaceId: string,

@@ -36,15 +36,6 @@ export async function loadVisibleDocument(
   return row;
 }
 
-/** The visible documents among ids (posts on them, their titles). */
-export async function visibleDocuments(ctx: Context, ids: string[]): Promise<Map<string, DocumentRow>> {
-  const [rows, rule] = await Promise.all([
-    repo.findDocuments(ctx.db, ctx.workspace.id, [...new Set(ids)]),
-    documentVisibility(ctx),
-  ]);
-  return new Map(rows.filter((r) => rule.sees(documentFacts(r))).map((r) => [r.id, r]));
-}
-
 /** The documents' search index, written by every path that changes a name or description. */
 export const DOCUMENT_INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
   name: row.name,

@@ -4,6 +4,7 @@ import type { Context } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
 import * as groups from '../groups/lookup.ts';
+import { canSeeTemplate } from '../task-templates/policy.ts';
 import type { ProjectTemplateRow } from './repository.ts';
 import * as repo from './repository.ts';
 
@@ -20,6 +21,6 @@ export async function loadVisibleProjectTemplate(
     repo.findTemplate(ctx.db, ctx.workspace.id, textRef(ref), forChange && ctx.dialect === 'postgres'),
     groups.groupVisibility(ctx),
   ]);
-  if (!row || !visibility.visible.has(row.owned_by_area_id)) throw notFound('Project template');
+  if (!row || !canSeeTemplate(row.owned_by_area_id, visibility)) throw notFound('Project template');
   return row;
 }
