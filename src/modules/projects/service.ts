@@ -221,8 +221,7 @@ async function updateProject(
   at: string,
 ): Promise<LoadedProject> {
   const current = await loadChangeableProject(ctx, ref);
-  const seen = await groups.groupVisibility(ctx);
-  if (current.teamIds.some((id) => seen.visible.has(id) && !seen.visibleTeams.has(id))) {
+  if ((await groups.visibleAreaIds(ctx, current.teamIds)).size > 0) {
     for (const field of ['teamId', 'teamIds', 'collectionId'] as const)
       if (body[field] !== undefined)
         throw invalid(field, 'this project belongs to an area (areaId): it has no teams or collection');
@@ -254,6 +253,7 @@ async function updateProject(
       body.teamIds ? 'teamIds' : 'teamId',
     );
     // The caller's list replaces only the teams it sees: teams hidden from it stay, after them.
+    const seen = await groups.groupVisibility(ctx);
     const hidden = current.teamIds.filter((id) => !seen.visible.has(id));
     teamIds = [...visible, ...hidden];
     await repo.replaceTeams(ctx.db, ctx.workspace.id, current.row.id, teamIds);

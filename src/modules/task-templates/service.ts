@@ -229,14 +229,23 @@ export async function createTaskFromTemplate(
     if (!seen.has(template.project_id)) o.projectId = null;
   }
   const at = now();
-  const anchors = async (projectId: string | null): Promise<Anchors> => {
-    const project = projectId ? (await projects.visibleProjects(ctx, [projectId])).get(projectId) : undefined;
-    return {
-      task_created: at,
-      project_created: project?.created_at ?? null,
-      project_start: project?.start_date ?? null,
-      project_due: project?.due_date ?? null,
-    };
+  // A parent and its children usually share a project: its dates are read once.
+  const read = new Map<string | null, Promise<Anchors>>();
+  const anchors = (projectId: string | null): Promise<Anchors> => {
+    if (!read.has(projectId))
+      read.set(
+        projectId,
+        (projectId ? projects.visibleProjects(ctx, [projectId]) : Promise.resolve(new Map())).then((seen) => {
+          const project = projectId ? seen.get(projectId) : undefined;
+          return {
+            task_created: at,
+            project_created: project?.created_at ?? null,
+            project_start: project?.start_date ?? null,
+            project_due: project?.due_date ?? null,
+          };
+        }),
+      );
+    return read.get(projectId)!;
   };
   const main = o.projectId !== undefined ? o.projectId : template.project_id;
   const children = await childrenOf(ctx, [template.id]);

@@ -297,7 +297,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
 
   if (
     body.teamId !== undefined &&
-    !(await groups.visibleTeamIds(ctx, [current.group_id])).has(current.group_id)
+    (await groups.visibleAreaIds(ctx, [current.group_id])).has(current.group_id)
   )
     throw invalid('teamId', 'this task belongs to an area (areaId): it cannot move to a team');
   const groupId =
