@@ -20,6 +20,7 @@ import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import documentRoutes from './modules/documents/routes.ts';
+import eventRoutes from './modules/events/routes.ts';
 import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import postRoutes from './modules/posts/routes.ts';
@@ -31,6 +32,7 @@ import taskTemplateRoutes from './modules/task-templates/routes.ts';
 import taskRoutes from './modules/tasks/routes.ts';
 import { Task } from './modules/tasks/schema.ts';
 import userRoutes from './modules/users/routes.ts';
+import webhookRoutes from './modules/webhooks/routes.ts';
 
 export interface Services {
   config: Config;
@@ -151,6 +153,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(postRoutes);
   await app.register(taskTemplateRoutes);
   await app.register(projectTemplateRoutes);
+  await app.register(eventRoutes);
+  await app.register(webhookRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {

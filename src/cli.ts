@@ -1,10 +1,12 @@
 // `npm run --silent cairn -- <command>` (and the `cairn` bin). Prints JSON for machines, one-line
 // errors for people, and exits non-zero on failure.
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { contextOf } from './context.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startWebhookWorker } from './events/worker.ts';
 import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
 import { issueTokenForEmail } from './modules/api-tokens/service.ts';
@@ -22,6 +24,8 @@ commands:
                                             (default: the first); prints {token, id}
   seed --tasks N [--workspace ID] [--seed S]
                                             fill a workspace (default: the first) with demo data
+  worker                                    deliver webhooks until SIGTERM (for a server running
+                                            with CAIRN_WEBHOOK_WORKER=false)
 
 The database is DATABASE_URL (default: ./data/cairn.db).`;
 
@@ -147,6 +151,23 @@ async function main(argv: string[]): Promise<void> {
     } finally {
       await database.close();
     }
+    return;
+  }
+
+  if (command === 'worker') {
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
+    await migrateToLatest(database);
+    const log = pino({ level: config.logLevel });
+    const worker = startWebhookWorker(database, config, log);
+    log.info({ database: database.description }, 'cairn webhook worker is running');
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    log.info('webhook worker stopping: finishing deliveries under way');
+    await worker.stop();
+    await database.close();
     return;
   }
 

@@ -14,6 +14,9 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute', () =
     publicUrl: 'http://127.0.0.1:8080',
     rateLimit: 1000,
     webhookAllowPrivate: false,
+    webhookRetentionDays: 7,
+    webhookWorker: true,
+    webhookConcurrency: 16,
     pgPreparedStatements: true,
   });
 });
@@ -29,6 +32,9 @@ test('reads every variable', () => {
     CAIRN_PUBLIC_URL: 'https://cairn.example.com/',
     CAIRN_RATE_LIMIT: '50',
     CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
+    CAIRN_WEBHOOK_RETENTION_DAYS: '30',
+    CAIRN_WEBHOOK_WORKER: 'false',
+    CAIRN_WEBHOOK_CONCURRENCY: '4',
     CAIRN_PG_PREPARED_STATEMENTS: 'false',
   });
   assert.equal(c.port, 9000);
@@ -36,6 +42,9 @@ test('reads every variable', () => {
   assert.equal(c.publicUrl, 'https://cairn.example.com');
   assert.equal(c.rateLimit, 50);
   assert.equal(c.webhookAllowPrivate, true);
+  assert.equal(c.webhookRetentionDays, 30);
+  assert.equal(c.webhookWorker, false);
+  assert.equal(c.webhookConcurrency, 4);
   assert.equal(c.pgPreparedStatements, false);
 });
 
@@ -50,6 +59,9 @@ test('a bad value names its variable', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ CAIRN_RATE_LIMIT: '0' }, 'CAIRN_RATE_LIMIT'],
     [{ CAIRN_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'],
+    [{ CAIRN_WEBHOOK_RETENTION_DAYS: '0' }, 'CAIRN_WEBHOOK_RETENTION_DAYS'],
+    [{ CAIRN_WEBHOOK_WORKER: 'sometimes' }, 'CAIRN_WEBHOOK_WORKER'],
+    [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],
     [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
   ];
   for (const [env, variable] of cases) {

@@ -12,6 +12,12 @@ export interface Config {
   /** Requests a minute per token. */
   rateLimit: number;
   webhookAllowPrivate: boolean;
+  /** Days events and delivery attempts are kept (the feed's reach). */
+  webhookRetentionDays: number;
+  /** Deliver webhooks from this process (off when `cairn worker` runs them elsewhere). */
+  webhookWorker: boolean;
+  /** Subscriptions delivered at once by one process. */
+  webhookConcurrency: number;
   /**
    * PostgreSQL: run hot statements as named prepared statements (db/pg-statements.ts). Off for a
    * connection pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
@@ -100,6 +106,9 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
+    webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
+    webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),
+    webhookConcurrency: integer(env, 'CAIRN_WEBHOOK_CONCURRENCY', 16, 1, 1000),
     pgPreparedStatements: boolean(env, 'CAIRN_PG_PREPARED_STATEMENTS', true),
   };
 }

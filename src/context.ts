@@ -6,6 +6,7 @@ import { retrying } from './db/errors.ts';
 import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
+import { eventsCommitted } from './events/signal.ts';
 
 export interface Actor {
   id: string;
@@ -55,7 +56,13 @@ export function inTransaction<T>(
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return retrying(() => database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx))));
+  return retrying(() => database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx)))).then(
+    (result) => {
+      // Whatever it wrote is committed: the webhook worker of this process may have work.
+      eventsCommitted();
+      return result;
+    },
+  );
 }
 
 /** A context outside any transaction, for reads that need only one consistent query or several cheap ones. */

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startWebhookWorker } from './events/worker.ts';
 import { bootstrap } from './modules/workspaces/service.ts';
 
 function fail(message: string): never {
@@ -44,6 +45,7 @@ try {
   fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
 }
 app.log.info({ database: database.description }, 'cairn is ready');
+const worker = config.webhookWorker ? startWebhookWorker(database, config, app.log) : undefined;
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -52,6 +54,8 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   // app.close() stops accepting connections and resolves when in-flight requests have finished.
   await app.close();
+  // Deliveries under way finish (10 s at most each) and their outcome is recorded before the exit.
+  await worker?.stop();
   await database.close();
   process.exit(0);
 }

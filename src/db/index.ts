@@ -17,6 +17,12 @@ export interface Database {
   search: SearchProvider;
   /** Where it is, without credentials, for logs. */
   description: string;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` from any process (PostgreSQL LISTEN, on a connection
+   * of its own that reconnects when lost); on SQLite, where one process writes, it never calls. The
+   * returned function stops listening.
+   */
+  listen(channel: string, onNotify: () => void): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       dialect: 'postgres',
       search: createSearch('postgres'),
       description: `postgres://${parsed.host}${parsed.pathname}`,
+      listen: (channel, onNotify) => listenPg(url, channel, onNotify),
       close: () => db.destroy(),
     };
   }
@@ -98,6 +105,44 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     dialect: 'sqlite',
     search: createSearch('sqlite'),
     description: `sqlite:${path}`,
+    listen: () => async () => {},
     close: () => db.destroy(),
+  };
+}
+
+/** LISTEN on a dedicated connection, reconnecting a second after it is lost, until stopped. */
+function listenPg(url: string, channel: string, onNotify: () => void): () => Promise<void> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = () => {
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    let lost = false;
+    const again = () => {
+      if (lost) return;
+      lost = true;
+      c.removeAllListeners();
+      c.on('error', () => {});
+      c.end().catch(() => {});
+      if (!stopped) retry = setTimeout(connect, 1000).unref();
+    };
+    c.on('error', again);
+    c.on('end', again);
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify();
+    });
+    c.connect()
+      .then(() => c.query(`listen ${c.escapeIdentifier(channel)}`))
+      // Whatever happened while the connection was down is picked up by this first wake-up.
+      .then(() => onNotify())
+      .catch(again);
+  };
+  connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    client?.removeAllListeners();
+    await client?.end().catch(() => {});
   };
 }

@@ -10,6 +10,7 @@ import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
 import * as taskCounts from './migrations/0004_task_counts.ts';
 import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
 import * as documentsTemplates from './migrations/0006_documents_templates.ts';
+import * as webhooks from './migrations/0007_webhooks.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0004_task_counts': taskCounts,
   '0005_member_task_counts': memberTaskCounts,
   '0006_documents_templates': documentsTemplates,
+  '0007_webhooks': webhooks,
 };
 
 class Provider implements MigrationProvider {

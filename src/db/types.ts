@@ -333,6 +333,57 @@ export interface EventsTable {
   entity_id: string;
   actor_id: string;
   created_at: Timestamp;
+  /** The writing transaction's id on PostgreSQL, 0 on SQLite (migrations/0007_webhooks.ts). */
+  tx: Generated<number>;
+}
+
+export type SubscriptionState = 'active' | 'disabled';
+
+export interface WebhookSubscriptionsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  hook_url: string;
+  event: string;
+  secret: string;
+  created_by_id: string;
+  cursor_tx: number;
+  cursor_seq: number;
+  state: SubscriptionState;
+  disabled_reason: string | null;
+  disabled_at: Timestamp | null;
+  attempts: number;
+  failing_since: Timestamp | null;
+  next_attempt_at: Timestamp | null;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  replay: boolean | number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookReplaysTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  created_at: Timestamp;
 }
 
 export interface DB {
@@ -360,4 +411,7 @@ export interface DB {
   task_template_labels: TaskTemplateLabelsTable;
   project_templates: ProjectTemplatesTable;
   project_template_areas: ProjectTemplateAreasTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_replays: WebhookReplaysTable;
 }

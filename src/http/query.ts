@@ -3,16 +3,20 @@
 import { invalidRequest } from './errors.ts';
 import { FLAG_NAMES } from './schemas.ts';
 
+/** Query parameters that take several values: `expand`, and the events feed's `type`. */
+const LIST_NAMES = ['expand', 'type'] as const;
+
 /**
  * Query normalization before validation (a preValidation hook): `expand` in all its accepted forms
- * (`expand=a,b`, repeated, `expand[]=a`) becomes one array of names, so its schema can be an array of
+ * (`expand=a,b`, repeated, `expand[]=a`), and the same of `type`, becomes one array of names, so its schema can be an array of
  * enum values; flags are lowercased, as decisions §4 reads them in any case.
  */
 export function normalizeQuery(query: Record<string, unknown>): void {
-  if ('expand' in query || 'expand[]' in query) {
-    const given = [query.expand, query['expand[]']].flat().filter((v): v is string => typeof v === 'string');
-    delete query['expand[]'];
-    query.expand = given
+  for (const name of LIST_NAMES) {
+    if (!(name in query) && !(`${name}[]` in query)) continue;
+    const given = [query[name], query[`${name}[]`]].flat().filter((v): v is string => typeof v === 'string');
+    delete query[`${name}[]`];
+    query[name] = given
       .flatMap((v) => v.split(','))
       .map((v) => v.trim())
       .filter((v) => v !== '');

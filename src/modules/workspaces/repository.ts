@@ -46,3 +46,14 @@ export function firstOwner(db: Kysely<DB>, workspaceId?: string) {
   if (workspaceId) q = q.where('w.id', '=', workspaceId);
   return q.executeTakeFirst();
 }
+
+/** A user of a workspace, with the workspace: the identity a webhook subscription delivers as. */
+export function workspaceUser(db: Kysely<DB>, workspaceId: string, userId: string) {
+  return db
+    .selectFrom('workspaces as w')
+    .innerJoin('users as u', 'u.workspace_id', 'w.id')
+    .select(['w.id', 'w.name', 'w.code', 'u.id as user_id', 'u.name as user_name', 'u.email', 'u.role'])
+    .where('w.id', '=', workspaceId)
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}

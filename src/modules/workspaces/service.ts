@@ -85,10 +85,20 @@ export async function bootstrap(
  * owner's behalf (`cairn seed`).
  */
 export async function workspaceOwner(database: Database, workspaceId?: string): Promise<Auth | null> {
-  const row = await repo.firstOwner(database.db, workspaceId);
+  return authOf(await repo.firstOwner(database.db, workspaceId), 'cli');
+}
+
+/** A workspace's user as an actor, for work done on their behalf (webhook delivery); null when gone. */
+export async function actingAs(db: Kysely<DB>, workspaceId: string, userId: string): Promise<Auth | null> {
+  return authOf(await repo.workspaceUser(db, workspaceId, userId), 'webhook');
+}
+
+type ActorRow = Awaited<ReturnType<typeof repo.firstOwner>>;
+
+function authOf(row: ActorRow, tokenId: string): Auth | null {
   if (!row) return null;
   return {
     workspace: { id: row.id, name: row.name, code: Number(row.code) },
-    actor: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, tokenId: 'cli' },
+    actor: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, tokenId },
   };
 }

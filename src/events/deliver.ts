@@ -1,0 +1,96 @@
+// One webhook delivery over HTTP (decisions §7): POST the body, signed per Standard Webhooks with the
+// subscription's secret; 10 s for the whole exchange; redirects are not followed (a 3xx is a failure,
+// like any other non-2xx). The socket connects only to addresses ssrf.ts has checked, unless private
+// targets are allowed.
+import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
+import { checkLiteral, guardedLookup, HookUrlError, parseHookUrl } from './ssrf.ts';
+
+export const USER_AGENT = `Cairn-Webhooks/${process.env.npm_package_version ?? '0.1.0'}`;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+export interface Outcome {
+  /** The answer's status; null when none came (refused, timed out, unreachable). */
+  status: number | null;
+  durationMs: number;
+  /** Why it failed, for the delivery log; null on success. */
+  error: string | null;
+  /** Seconds the receiver asked to wait (Retry-After of a 429 or 503), when it said. */
+  retryAfter?: number;
+}
+
+export interface Deliverer {
+  send(hookUrl: string, secret: string, messageId: string, body: string): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+/** Retry-After as seconds: a number of seconds or an HTTP date. */
+export function retryAfterSeconds(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - now) / 1000));
+}
+
+export function createDeliverer(allowPrivate: boolean): Deliverer {
+  const agent = new Agent({
+    connect: allowPrivate ? {} : { lookup: guardedLookup as never },
+    headersTimeout: DELIVERY_TIMEOUT_MS,
+    bodyTimeout: DELIVERY_TIMEOUT_MS,
+  });
+  return {
+    async send(hookUrl, secret, messageId, body) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      try {
+        const url = parseHookUrl(hookUrl);
+        if (!allowPrivate) checkLiteral(url);
+        const timestamp = new Date();
+        const signature = new Webhook(secret).sign(messageId, timestamp, body);
+        const response = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': USER_AGENT,
+            'webhook-id': messageId,
+            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+            'webhook-signature': signature,
+          },
+          body,
+        });
+        // The answer's body is not used, but must be read (or dropped) to free the connection.
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+        const status = response.statusCode;
+        if (status >= 200 && status < 300) return { status, durationMs: elapsed(), error: null };
+        const retryAfter =
+          status === 429 || status === 503 ? retryAfterSeconds(response.headers['retry-after']) : undefined;
+        return {
+          status,
+          durationMs: elapsed(),
+          error: status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`,
+          ...(retryAfter !== undefined ? { retryAfter } : {}),
+        };
+      } catch (error) {
+        return { status: null, durationMs: elapsed(), error: describe(error) };
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof HookUrlError) return `refused: ${error.message}`;
+  const e = error as { name?: string; code?: string; message?: string; cause?: { message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  }
+  if (e.code === 'EREFUSED' && e.message) return `refused: ${e.message}`;
+  const message = e.message ?? String(error);
+  return (e.code ? `${e.code}: ${message}` : message).slice(0, 500);
+}

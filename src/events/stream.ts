@@ -1,0 +1,96 @@
+// Reading the event stream of a workspace in (tx, seq) order, the order in which it is safe to move
+// past an event (migrations/0007_webhooks.ts): on PostgreSQL only events of transactions older than
+// every one still running are returned, so nothing can later appear before a position already read.
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../db/index.ts';
+import type { DB } from '../db/types.ts';
+
+/** A place in the stream: after the event with this (tx, seq). */
+export interface Position {
+  tx: number;
+  seq: number;
+}
+
+export const START: Position = { tx: 0, seq: 0 };
+
+export interface EventRow {
+  tx: number;
+  seq: number;
+  id: string;
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  actor_id: string;
+  created_at: string;
+}
+
+const COLUMNS = ['tx', 'seq', 'id', 'type', 'entity_type', 'entity_id', 'actor_id', 'created_at'] as const;
+
+/** Only events whose transaction can no longer be overtaken (always true on SQLite). */
+export function settled(dialect: Dialect) {
+  return dialect === 'postgres'
+    ? sql<SqlBool>`tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`
+    : sql<SqlBool>`1 = 1`;
+}
+
+export async function readEvents(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  workspaceId: string,
+  after: Position,
+  types: readonly string[],
+  limit: number,
+): Promise<EventRow[]> {
+  let q = db
+    .selectFrom('events')
+    .select([...COLUMNS])
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<SqlBool>`(tx, seq) > (${after.tx}, ${after.seq})`)
+    .where(settled(dialect));
+  if (types.length === 1) q = q.where('type', '=', types[0]!);
+  else if (types.length > 1) q = q.where('type', 'in', types);
+  return (await q.orderBy('tx').orderBy('seq').limit(limit).execute()) as EventRow[];
+}
+
+/** The position of one event, for `after=<event id>`; undefined when there is none (or it was pruned). */
+export async function positionOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  eventId: string,
+): Promise<Position | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select(['tx', 'seq'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+  return row ? { tx: Number(row.tx), seq: Number(row.seq) } : undefined;
+}
+
+/** The end of the stream as it stands: where a new subscription starts. */
+export async function head(db: Kysely<DB>, dialect: Dialect, workspaceId: string): Promise<Position> {
+  const row = await db
+    .selectFrom('events')
+    .select(['tx', 'seq'])
+    .where('workspace_id', '=', workspaceId)
+    .where(settled(dialect))
+    .orderBy('tx', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { tx: Number(row.tx), seq: Number(row.seq) } : START;
+}
+
+/** One event by id (a replay's); undefined when there is none, or it was pruned. */
+export async function findEvent(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+): Promise<EventRow | undefined> {
+  return (await db
+    .selectFrom('events')
+    .select([...COLUMNS])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst()) as EventRow | undefined;
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { inTransaction } from '../../context.ts';
+import { type Client, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
+import * as tasks from '../tasks/service.ts';
+import { workspaceOwner } from '../workspaces/service.ts';
+
+const f = await setup();
+const member = await f.newUser('member', 'Mona Member');
+const eng = (await f.owner.post('/v1/teams', { name: 'Engineering', members: [{ id: member.id }] })).body;
+const vault = (await f.owner.post('/v1/teams', { name: 'Vault', privacy: 'private' })).body;
+
+interface Item {
+  id: string;
+  type: string;
+  createdAt: string;
+  workspaceId: string;
+  data: { id: string } & Record<string, unknown>;
+}
+
+/** Every feed item after `after` (a cursor), walking pages of `limit`; and the last position. */
+async function walk(as: Client, qs = '', start?: string, limit = 3): Promise<{ items: Item[]; cursor: string }> {
+  const items: Item[] = [];
+  let cursor = start;
+  for (;;) {
+    const res = await as.get(`/v1/events?limit=${limit}${qs}${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(typeof res.body.nextCursor, 'string');
+    items.push(...res.body.data);
+    cursor = res.body.nextCursor;
+    if (!res.body.hasMore) return { items, cursor: cursor! };
+  }
+}
+
+const { cursor: origin } = await walk(f.owner);
+
+describe('GET /v1/events', () => {
+  test('every committed change once, oldest first, each exactly as GET with expand=all shows it', async () => {
+    const { cursor: from } = await walk(f.owner);
+    const task = (await f.owner.post('/v1/tasks?expand=none', { name: 'Ship it', teamId: eng.id })).body;
+    await f.owner.post('/v1/tasks', { id: task.id, name: 'Ship it now' });
+    await f.owner.delete(`/v1/tasks/${task.id}`);
+    await f.owner.post(`/v1/tasks/${task.id}/restore`);
+    const doc = (await f.owner.post('/v1/documents?expand=none', { name: 'Plan', teamId: eng.id })).body;
+    const post = (await f.owner.post('/v1/posts', { entityType: 'task', entityId: task.id, content: 'Hi' })).body;
+    const { items } = await walk(f.owner, '', from);
+    assert.deepEqual(
+      items.map((e) => [e.type, e.data.id]),
+      [
+        ['task.created', task.id],
+        ['task.updated', task.id],
+        ['task.deleted', task.id],
+        ['task.restored', task.id],
+        ['document.created', doc.id],
+        ['post.created', post.id],
+      ],
+    );
+    const first = items[0]!;
+    assert.deepEqual(Object.keys(first).sort(), ['createdAt', 'data', 'id', 'type', 'workspaceId']);
+    assert.match(first.id, UUID_PATTERN);
+    assert.equal(first.workspaceId, f.ws.workspace.id);
+    assert.equal(new Set(items.map((e) => e.id)).size, items.length);
+    // data is the thing as it is now (read at delivery time), with every expansion.
+    assert.deepEqual(first.data, (await f.owner.get(`/v1/tasks/${task.id}?expand=all`)).body);
+    assert.deepEqual(items[4]!.data, (await f.owner.get(`/v1/documents/${doc.id}?expand=all`)).body);
+    assert.deepEqual(items[5]!.data, (await f.owner.get(`/v1/posts/${post.id}?expand=all`)).body);
+  });
+
+  test('a rolled-back change never appears; a batch entry that failed emits nothing', async () => {
+    const { cursor: from } = await walk(f.owner);
+    const auth = (await workspaceOwner(f.database, f.ws.workspace.id))!;
+    await assert.rejects(
+      inTransaction(f.database, auth, async (ctx) => {
+        await tasks.upsertTask(ctx, { name: 'Never', teamId: eng.id });
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    const batch = await f.owner.post('/v1/tasks/batch?expand=none', {
+      tasks: [{ name: 'Kept', teamId: eng.id }, { name: 'Refused', teamId: '00000000-0000-4000-8000-000000000000' }],
+    });
+    assert.equal(batch.status, 200);
+    assert.equal(batch.body.failed.length, 1);
+    const { items } = await walk(f.owner, '', from);
+    assert.deepEqual(
+      items.map((e) => [e.type, e.data.name]),
+      [['task.created', 'Kept']],
+    );
+  });
+
+  test('what the reader cannot see is never in it, and nothing crosses workspaces', async () => {
+    const { cursor: from } = await walk(member.api);
+    const { cursor: ownerFrom } = await walk(f.owner);
+    const other = await f.newWorkspace('Elsewhere');
+    const { cursor: otherFrom } = await walk(other.owner);
+    const open = (await f.owner.post('/v1/tasks?expand=none', { name: 'Open', teamId: eng.id })).body;
+    await f.owner.post('/v1/tasks?expand=none', { name: 'Secret', teamId: vault.id });
+    await f.owner.post('/v1/documents?expand=none', { name: 'Secret doc', teamId: vault.id });
+    const theirs = (await other.owner.post('/v1/teams', { name: 'Theirs' })).body;
+    const seen = (await walk(member.api, '', from)).items.map((e) => e.data.name);
+    assert.deepEqual(seen, ['Open']);
+    assert.equal((await walk(member.api, '', from)).items[0]!.data.id, open.id);
+    assert.deepEqual(
+      (await walk(f.owner, '', ownerFrom)).items.map((e) => e.data.name),
+      ['Open', 'Secret', 'Secret doc'],
+    );
+    assert.deepEqual(
+      (await walk(other.owner, '', otherFrom)).items.map((e) => [e.type, e.data.id]),
+      [['team.created', theirs.id]],
+    );
+  });
+
+  test('a cursor walk while writes go on misses nothing and repeats nothing', async () => {
+    const { cursor: from } = await walk(f.owner);
+    const made: string[] = [];
+    const seen: Item[] = [];
+    let cursor = from;
+    const writes = (async () => {
+      for (let round = 0; round < 6; round++) {
+        const batch = await Promise.all(
+          Array.from({ length: 5 }, (_, i) =>
+            f.owner.post('/v1/tasks?expand=none', { name: `Walk ${round}.${i}`, teamId: eng.id }),
+          ),
+        );
+        made.push(...batch.map((r) => r.body.id));
+      }
+    })();
+    let done = false;
+    void writes.finally(() => {
+      done = true;
+    });
+    for (let i = 0; !done && i < 1000; i++) {
+      const page = await walk(f.owner, '&type=task.created', cursor, 2);
+      seen.push(...page.items);
+      cursor = page.cursor;
+    }
+    await writes;
+    seen.push(...(await walk(f.owner, '&type=task.created', cursor, 2)).items);
+    assert.deepEqual(seen.map((e) => e.data.id).sort(), [...made].sort());
+  });
+
+  test('type filters (repeated or comma-separated); after an event id or a cursor', async () => {
+    const { cursor: from } = await walk(f.owner);
+    const team = (await f.owner.post('/v1/teams', { name: 'Filters' })).body;
+    const task = (await f.owner.post('/v1/tasks?expand=none', { name: 'Filtered', teamId: team.id })).body;
+    await f.owner.post('/v1/tasks', { id: task.id, name: 'Filtered again' });
+    const types = async (qs: string) => (await walk(f.owner, qs, from)).items.map((e) => e.type);
+    assert.deepEqual(await types('&type=task.updated'), ['task.updated']);
+    assert.deepEqual(await types('&type=team.created&type=task.updated'), ['team.created', 'task.updated']);
+    assert.deepEqual(await types('&type=team.created,task.created'), ['team.created', 'task.created']);
+    const all = (await walk(f.owner, '', from)).items;
+    const res = await f.owner.get(`/v1/events?after=${all[0]!.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.data.map((e: Item) => e.type),
+      ['task.created', 'task.updated'],
+    );
+    const byCursor = await f.owner.get(`/v1/events?after=${from}`);
+    assert.deepEqual(
+      byCursor.body.data.map((e: Item) => e.id),
+      all.map((e) => e.id),
+    );
+    // With nothing new, the position stays where it is, and hasMore is false.
+    const end = await f.owner.get(`/v1/events?cursor=${res.body.nextCursor}`);
+    assert.deepEqual([end.body.data, end.body.hasMore], [[], false]);
+  });
+
+  test('bad input is a 400 naming the parameter', async () => {
+    problem(await f.owner.get('/v1/events?type=task.exploded'), 400, 'validation_failed');
+    const unknown = problem(
+      await f.owner.get('/v1/events?after=00000000-0000-4000-8000-000000000000'),
+      400,
+      'validation_failed',
+    );
+    assert.equal(unknown.errors[0].path, '/query/after');
+    problem(await f.owner.get(`/v1/events?after=${origin}&cursor=${origin}`), 400, 'validation_failed');
+    problem(await f.owner.get('/v1/events?cursor=abc'), 400, 'invalid_cursor');
+    // A position holds for any filter and reader of its workspace, and only there.
+    assert.equal((await f.owner.get(`/v1/events?type=task.created&cursor=${origin}`)).status, 200);
+    assert.equal((await member.api.get(`/v1/events?cursor=${origin}`)).status, 200);
+    const other = await f.newWorkspace('Cursors');
+    problem(await other.owner.get(`/v1/events?cursor=${origin}`), 400, 'invalid_cursor');
+    problem(await f.owner.get('/v1/events?limit=101'), 400, 'validation_failed');
+    problem(await f.anonymous.get('/v1/events'), 401, 'unauthenticated');
+  });
+});

@@ -1,0 +1,32 @@
+import type { DeliveryRow, SubscriptionRow } from './repository.ts';
+import type { WebhookDelivery, WebhookSubscription } from './schema.ts';
+
+export function presentSubscription(row: SubscriptionRow): WebhookSubscription {
+  return {
+    id: row.id,
+    hookUrl: row.hook_url,
+    event: row.event,
+    state: row.state,
+    disabledReason: row.disabled_reason as WebhookSubscription['disabledReason'],
+    disabledAt: row.disabled_at,
+    failingSince: row.failing_since,
+    nextAttemptAt: row.next_attempt_at,
+    createdById: row.created_by_id,
+    createdAt: row.created_at,
+  };
+}
+
+export function presentDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    replay: Boolean(row.replay),
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    error: row.error,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+  };
+}

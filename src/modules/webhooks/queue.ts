@@ -1,0 +1,120 @@
+// The webhook module's operations for the delivery worker (events/worker.ts): leasing due
+// subscriptions and recording what became of each attempt. Each change is conditional on this process
+// still holding the subscription's lease, so two processes never both move one subscription.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/index.ts';
+import type { DB } from '../../db/types.ts';
+import type { Position } from '../../events/stream.ts';
+import type { SubscriptionRow } from './repository.ts';
+import * as repo from './repository.ts';
+
+export type { ReplayRow, SubscriptionRow } from './repository.ts';
+
+export const LEASE_MS = 60_000;
+
+function plus(at: string, ms: number): string {
+  return new Date(Date.parse(at) + ms).toISOString();
+}
+
+export async function claim(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  owner: string,
+  at: string,
+  n: number,
+): Promise<SubscriptionRow[]> {
+  return repo.claimDue(db, dialect, owner, at, plus(at, LEASE_MS), n);
+}
+
+export interface Attempt {
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  replay: boolean;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+/**
+ * Logs an attempt and applies `changes` to the subscription, in one transaction, renewing the lease;
+ * false when the lease is no longer this process's (then nothing is written).
+ */
+export async function record(
+  db: Kysely<DB>,
+  sub: SubscriptionRow,
+  owner: string,
+  at: string,
+  attempt: Attempt | null,
+  changes: Partial<SubscriptionRow>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // Giving the lease back (lease_owner null) ends it; anything else renews it.
+    const releasing = 'lease_owner' in changes && changes.lease_owner === null;
+    const held = await repo.updateHeld(trx, sub, owner, {
+      ...changes,
+      lease_until: releasing ? null : plus(at, LEASE_MS),
+      updated_at: at,
+    });
+    if (!held || !attempt) return held;
+    await repo.insertDelivery(trx, {
+      workspace_id: sub.workspace_id,
+      id: randomUUID(),
+      subscription_id: sub.id,
+      event_id: attempt.eventId,
+      event_type: attempt.eventType,
+      attempt: attempt.attempt,
+      replay: attempt.replay,
+      status_code: attempt.status,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+      next_attempt_at: attempt.nextAttemptAt,
+      created_at: at,
+    });
+    return true;
+  });
+}
+
+/** The stream position a subscription has delivered up to. */
+export function positionOf(sub: SubscriptionRow): Position {
+  return { tx: Number(sub.cursor_tx), seq: Number(sub.cursor_seq) };
+}
+
+export function release(db: Kysely<DB>, sub: SubscriptionRow, owner: string, cursor: Position) {
+  return repo.updateHeld(db, sub, owner, {
+    lease_owner: null,
+    lease_until: null,
+    cursor_tx: cursor.tx,
+    cursor_seq: cursor.seq,
+  });
+}
+
+/** A 410 from the receiver: the subscription goes, with its log. */
+export async function remove(db: Kysely<DB>, sub: SubscriptionRow): Promise<void> {
+  await db.transaction().execute((trx) => repo.deleteSubscription(trx, sub.workspace_id, sub.id));
+}
+
+export function replays(db: Kysely<DB>, sub: SubscriptionRow) {
+  return repo.replaysOf(db, sub.workspace_id, sub.id);
+}
+
+export function dropReplay(db: Kysely<DB>, sub: SubscriptionRow, replayId: string) {
+  return repo.deleteReplay(db, sub.workspace_id, replayId);
+}
+
+export const nextRetryAt = repo.nextRetryAt;
+
+/** Deletes events and attempts older than `before`, a chunk at a time; how many rows went. */
+export async function prune(db: Kysely<DB>, before: string): Promise<number> {
+  let total = 0;
+  for (const table of ['events', 'webhook_deliveries'] as const) {
+    for (;;) {
+      const n = await repo.pruneOlderThan(db, table, before, 5000);
+      total += n;
+      if (n < 5000) break;
+    }
+  }
+  return total;
+}

@@ -1,0 +1,242 @@
+// The webhook tables: subscriptions (each its own delivery queue, migrations/0007_webhooks.ts), the
+// log of delivery attempts, and replays asked for by hand.
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../../db/index.ts';
+import { defineOrder } from '../../db/keyset.ts';
+import { tableListing } from '../../db/listing.ts';
+import type {
+  DB,
+  WebhookDeliveriesTable,
+  WebhookReplaysTable,
+  WebhookSubscriptionsTable,
+} from '../../db/types.ts';
+import { settled } from '../../events/stream.ts';
+
+export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type ReplayRow = Selectable<WebhookReplaysTable>;
+
+const SUBSCRIPTION_COLUMNS = [
+  's.seq',
+  's.workspace_id',
+  's.id',
+  's.hook_url',
+  's.event',
+  's.secret',
+  's.created_by_id',
+  's.cursor_tx',
+  's.cursor_seq',
+  's.state',
+  's.disabled_reason',
+  's.disabled_at',
+  's.attempts',
+  's.failing_since',
+  's.next_attempt_at',
+  's.lease_owner',
+  's.lease_until',
+  's.created_at',
+  's.updated_at',
+] as const;
+
+const DELIVERY_COLUMNS = [
+  'd.seq',
+  'd.workspace_id',
+  'd.id',
+  'd.subscription_id',
+  'd.event_id',
+  'd.event_type',
+  'd.attempt',
+  'd.replay',
+  'd.status_code',
+  'd.duration_ms',
+  'd.error',
+  'd.next_attempt_at',
+  'd.created_at',
+] as const;
+
+export async function insertSubscription(db: Kysely<DB>, row: Omit<SubscriptionRow, 'seq'>): Promise<void> {
+  await db.insertInto('webhook_subscriptions').values(row).execute();
+}
+
+export function findSubscription(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+): Promise<SubscriptionRow | undefined> {
+  return db
+    .selectFrom('webhook_subscriptions as s')
+    .select(SUBSCRIPTION_COLUMNS)
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Removes a subscription with its log and queued replays. */
+export async function deleteSubscription(db: Kysely<DB>, workspaceId: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_replays')
+    .where('workspace_id', '=', workspaceId)
+    .where('subscription_id', '=', id)
+    .execute();
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('workspace_id', '=', workspaceId)
+    .where('subscription_id', '=', id)
+    .execute();
+  await db
+    .deleteFrom('webhook_subscriptions')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** GET /v1/webhooks/subscribe: a user's subscriptions, oldest first. */
+export const SUBSCRIPTION_LIST = tableListing(
+  defineOrder<SubscriptionRow>([
+    { ref: 's.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 's.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('webhook_subscriptions as s').where('s.workspace_id', '=', workspaceId),
+  SUBSCRIPTION_COLUMNS,
+);
+
+export function createdBy(userId: string) {
+  return sql<SqlBool>`s.created_by_id = ${userId}`;
+}
+
+/** A subscription's delivery log, newest first. */
+export const DELIVERY_LIST = tableListing(
+  defineOrder<DeliveryRow>([
+    { ref: 'd.created_at', dir: 'desc', key: (r) => r.created_at },
+    { ref: 'd.id', dir: 'desc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('webhook_deliveries as d').where('d.workspace_id', '=', workspaceId),
+  DELIVERY_COLUMNS,
+);
+
+export function ofSubscription(subscriptionId: string) {
+  return sql<SqlBool>`d.subscription_id = ${subscriptionId}`;
+}
+
+export function findDelivery(
+  db: Kysely<DB>,
+  workspaceId: string,
+  subscriptionId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .select(DELIVERY_COLUMNS)
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.subscription_id', '=', subscriptionId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertDelivery(db: Kysely<DB>, row: Omit<DeliveryRow, 'seq'>): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+}
+
+export async function insertReplay(db: Kysely<DB>, row: Omit<ReplayRow, 'seq'>): Promise<void> {
+  await db.insertInto('webhook_replays').values(row).execute();
+}
+
+export function replaysOf(db: Kysely<DB>, workspaceId: string, subscriptionId: string): Promise<ReplayRow[]> {
+  return db
+    .selectFrom('webhook_replays')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .limit(20)
+    .execute();
+}
+
+export async function deleteReplay(db: Kysely<DB>, workspaceId: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_replays')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Leases up to `n` subscriptions that have work now: a replay, or an active one past its next attempt
+ * with a settled event of its type after its position. On PostgreSQL the candidates are locked with
+ * SKIP LOCKED, so processes claiming at once split them instead of queueing on each other.
+ */
+export async function claimDue(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  owner: string,
+  at: string,
+  leaseUntil: string,
+  n: number,
+): Promise<SubscriptionRow[]> {
+  const due = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at}) and (exists (select 1 from webhook_replays r where r.workspace_id = s.workspace_id and r.subscription_id = s.id)
+    or (s.state = 'active' and (s.next_attempt_at is null or s.next_attempt_at <= ${at})
+      and exists (select 1 from events e where e.workspace_id = s.workspace_id and e.type = s.event
+        and (e.tx, e.seq) > (s.cursor_tx, s.cursor_seq) and ${settled(dialect)})))`;
+  const free = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at})`;
+  const candidates = db
+    .selectFrom('webhook_subscriptions as s')
+    .select('s.seq')
+    .where(due)
+    .orderBy('s.next_attempt_at')
+    .limit(n);
+  const lease = (which: typeof candidates | number[]) =>
+    db
+      .updateTable('webhook_subscriptions as s')
+      .set({ lease_owner: owner, lease_until: leaseUntil })
+      .where('s.seq', 'in', which)
+      .where(free)
+      .returning(SUBSCRIPTION_COLUMNS)
+      .execute() as Promise<SubscriptionRow[]>;
+  if (dialect === 'postgres') return lease(candidates.forUpdate().skipLocked());
+  // SQLite: look with a read first, so that an idle check does not take the write lock.
+  const seqs = (await candidates.execute()).map((r) => Number(r.seq));
+  return seqs.length === 0 ? [] : lease(seqs);
+}
+
+/**
+ * Changes a subscription this process holds the lease of; false when it no longer does (the lease ran
+ * out and another process took it, or the subscription was removed), and nothing changed.
+ */
+export async function updateHeld(
+  db: Kysely<DB>,
+  row: Pick<SubscriptionRow, 'workspace_id' | 'id'>,
+  owner: string,
+  changes: Partial<Omit<SubscriptionRow, 'seq' | 'workspace_id' | 'id'>>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_subscriptions')
+    .set(changes)
+    .where('workspace_id', '=', row.workspace_id)
+    .where('id', '=', row.id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The earliest moment a retry is due, for the worker's timer; undefined when none waits. */
+export async function nextRetryAt(db: Kysely<DB>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_subscriptions')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('state', '=', 'active')
+    .executeTakeFirst();
+  return row?.at ?? undefined;
+}
+
+/** Deletes up to `n` events or attempts older than `before`; how many went. */
+export async function pruneOlderThan(
+  db: Kysely<DB>,
+  table: 'events' | 'webhook_deliveries',
+  before: string,
+  n: number,
+): Promise<number> {
+  const old = db.selectFrom(table).select('seq').where('created_at', '<', before).limit(n);
+  const result = await db.deleteFrom(table).where('seq', 'in', old).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,156 @@
+// /v1/webhooks (decisions §7).
+import { Type } from 'typebox';
+import type { App } from '../../app.ts';
+import { inTransaction, readContext } from '../../context.ts';
+import { auth } from '../../http/auth.ts';
+import { openPaging } from '../../http/cursor.ts';
+import { Empty, errors, Page } from '../../http/schemas.ts';
+import { presentDelivery, presentSubscription } from './present.ts';
+import { DELIVERY_LIST, SUBSCRIPTION_LIST } from './repository.ts';
+import {
+  DeliveryParams,
+  SubscriptionParams,
+  WebhookDelivery,
+  WebhookEventNames,
+  WebhookListQuery,
+  WebhookRetryAccepted,
+  WebhookSubscribeBody,
+  WebhookSubscribed,
+  WebhookSubscription,
+} from './schema.ts';
+import * as service from './service.ts';
+
+const tags = ['webhooks'];
+
+export default async function webhookRoutes(app: App): Promise<void> {
+  const { database, cursors, config } = app.cairn;
+  app.addSchema(WebhookSubscription);
+  app.addSchema(WebhookDelivery);
+
+  app.get(
+    '/v1/webhooks/events',
+    {
+      schema: {
+        tags,
+        operationId: 'listWebhookEvents',
+        summary: 'The event names a subscription can name',
+        response: { 200: WebhookEventNames, ...errors() },
+      },
+    },
+    async () => ({ data: service.eventNames() }),
+  );
+
+  app.post(
+    '/v1/webhooks/subscribe',
+    {
+      schema: {
+        tags,
+        operationId: 'subscribeWebhook',
+        summary: 'Subscribe a URL to one event type',
+        body: WebhookSubscribeBody,
+        response: { 201: WebhookSubscribed, ...errors() },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await service.checkSubscription(body, config.webhookAllowPrivate);
+      const { row } = await inTransaction(database, auth(request), (ctx) => service.subscribe(ctx, body));
+      return reply.code(201).send({ id: row.id, secret: row.secret });
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/subscribe',
+    {
+      schema: {
+        tags,
+        operationId: 'listWebhookSubscriptions',
+        summary: "The caller's subscriptions (without secrets), oldest first, with their state",
+        querystring: WebhookListQuery,
+        response: { 200: Page(Type.Ref('WebhookSubscription')), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      const order = SUBSCRIPTION_LIST.order;
+      const paging = openPaging(cursors, ctx, 'webhooks.list', null, request.query, order.arity);
+      const page = paging.page(await service.listSubscriptions(ctx, paging), order.keyOf);
+      return { ...page, data: page.data.map(presentSubscription) };
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/subscribe/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getWebhookSubscription',
+        summary: 'A subscription (without its secret), with its state',
+        params: SubscriptionParams,
+        response: { 200: Type.Ref('WebhookSubscription'), ...errors('not_found') },
+      },
+    },
+    async (request) =>
+      presentSubscription(
+        await service.loadSubscription(readContext(database, auth(request)), request.params.id),
+      ),
+  );
+
+  app.delete(
+    '/v1/webhooks/subscribe/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'unsubscribeWebhook',
+        summary: 'Remove a subscription',
+        params: SubscriptionParams,
+        response: { 204: Empty, ...errors('not_found') },
+      },
+    },
+    async (request, reply) => {
+      await inTransaction(database, auth(request), (ctx) => service.unsubscribe(ctx, request.params.id));
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/v1/webhooks/subscribe/:id/deliveries',
+    {
+      schema: {
+        tags,
+        operationId: 'listWebhookDeliveries',
+        summary: "A subscription's delivery attempts, newest first",
+        params: SubscriptionParams,
+        querystring: WebhookListQuery,
+        response: { 200: Page(Type.Ref('WebhookDelivery')), ...errors('not_found', 'invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      const order = DELIVERY_LIST.order;
+      const scope = ['webhooks.deliveries', request.params.id];
+      const paging = openPaging(cursors, ctx, 'webhooks.deliveries', scope, request.query, order.arity);
+      const page = paging.page(await service.listDeliveries(ctx, request.params.id, paging), order.keyOf);
+      return { ...page, data: page.data.map(presentDelivery) };
+    },
+  );
+
+  app.post(
+    '/v1/webhooks/subscribe/:id/deliveries/:deliveryId/retry',
+    {
+      schema: {
+        tags,
+        operationId: 'retryWebhookDelivery',
+        summary: "Send an attempt's event again (queued; the delivery log shows the outcome)",
+        params: DeliveryParams,
+        response: { 202: WebhookRetryAccepted, ...errors('not_found') },
+      },
+    },
+    async (request, reply) => {
+      const out = await inTransaction(database, auth(request), (ctx) =>
+        service.retryDelivery(ctx, request.params.id, request.params.deliveryId),
+      );
+      return reply.code(202).send(out);
+    },
+  );
+}

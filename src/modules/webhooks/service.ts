@@ -1,0 +1,119 @@
+// Webhook subscriptions (decisions §7): subscribe, list, remove, read the delivery log, replay.
+// Delivery itself is the worker's (events/worker.ts, through queue.ts).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Context, now } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { listPage } from '../../db/listing.ts';
+import { EVENT_TYPES } from '../../events/outbox.ts';
+import { checkHookUrl, HookUrlError } from '../../events/ssrf.ts';
+import { head } from '../../events/stream.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import { uuidRef } from '../../http/ids.ts';
+import { canManageSubscription } from './policy.ts';
+import type { DeliveryRow, SubscriptionRow } from './repository.ts';
+import * as repo from './repository.ts';
+import type { WebhookSubscribeBody } from './schema.ts';
+
+export function eventNames(): string[] {
+  return [...EVENT_TYPES];
+}
+
+/**
+ * The checks of a subscription that need no transaction: a known event, and a hook URL of the right
+ * form whose host resolves only to public addresses (unless private ones are allowed). Run before the
+ * transaction, so a slow DNS answer holds no database connection.
+ */
+export async function checkSubscription(body: WebhookSubscribeBody, allowPrivate: boolean): Promise<void> {
+  if (!(EVENT_TYPES as readonly string[]).includes(body.event)) {
+    throw invalid('event', `unknown event; one of ${EVENT_TYPES.join(', ')}`);
+  }
+  try {
+    await checkHookUrl(body.hookUrl, allowPrivate);
+  } catch (error) {
+    if (error instanceof HookUrlError) throw invalid('hookUrl', error.message);
+    throw error;
+  }
+}
+
+/** POST /v1/webhooks/subscribe: starts at the end of the stream as it stands. */
+export async function subscribe(
+  ctx: Context,
+  body: WebhookSubscribeBody,
+): Promise<{ row: Omit<SubscriptionRow, 'seq'> }> {
+  const at = now();
+  const start = await head(ctx.db, ctx.dialect, ctx.workspace.id);
+  const row: Omit<SubscriptionRow, 'seq'> = {
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    hook_url: body.hookUrl,
+    event: body.event,
+    secret: `whsec_${randomBytes(24).toString('base64')}`,
+    created_by_id: ctx.actor.id,
+    cursor_tx: start.tx,
+    cursor_seq: start.seq,
+    state: 'active',
+    disabled_reason: null,
+    disabled_at: null,
+    attempts: 0,
+    failing_since: null,
+    next_attempt_at: null,
+    lease_owner: null,
+    lease_until: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await repo.insertSubscription(ctx.db, row);
+  return { row };
+}
+
+/** A subscription the caller may manage, by id; 404 otherwise (another workspace's, another user's). */
+export async function loadSubscription(ctx: Context, ref: string): Promise<SubscriptionRow> {
+  const id = uuidRef(ref);
+  const row = id ? await repo.findSubscription(ctx.db, ctx.workspace.id, id) : undefined;
+  if (!row || !canManageSubscription(ctx.actor, { createdById: row.created_by_id })) {
+    throw notFound('Webhook subscription');
+  }
+  return row;
+}
+
+export async function unsubscribe(ctx: Context, ref: string): Promise<void> {
+  const row = await loadSubscription(ctx, ref);
+  await repo.deleteSubscription(ctx.db, ctx.workspace.id, row.id);
+}
+
+/** The caller's own subscriptions, oldest first. */
+export async function listSubscriptions(ctx: Context, page: PageRequest): Promise<SubscriptionRow[]> {
+  return (await listPage(ctx, repo.SUBSCRIPTION_LIST, [repo.createdBy(ctx.actor.id)], page, false)).rows;
+}
+
+/** A subscription's delivery attempts, newest first. */
+export async function listDeliveries(ctx: Context, ref: string, page: PageRequest): Promise<DeliveryRow[]> {
+  const sub = await loadSubscription(ctx, ref);
+  return (await listPage(ctx, repo.DELIVERY_LIST, [repo.ofSubscription(sub.id)], page, false)).rows;
+}
+
+/**
+ * Queues one more delivery of an attempt's event; the worker sends it ahead of the subscription's
+ * stream, even when the subscription is disabled (and a success re-enables it).
+ */
+export async function retryDelivery(
+  ctx: Context,
+  ref: string,
+  deliveryRef: string,
+): Promise<{ eventId: string; queuedAt: string }> {
+  const sub = await loadSubscription(ctx, ref);
+  const deliveryId = uuidRef(deliveryRef);
+  const delivery = deliveryId
+    ? await repo.findDelivery(ctx.db, ctx.workspace.id, sub.id, deliveryId)
+    : undefined;
+  if (!delivery) throw notFound('Delivery');
+  const at = now();
+  await repo.insertReplay(ctx.db, {
+    workspace_id: ctx.workspace.id,
+    id: randomUUID(),
+    subscription_id: sub.id,
+    event_id: delivery.event_id,
+    created_at: at,
+  });
+  return { eventId: delivery.event_id, queuedAt: at };
+}
