@@ -7,7 +7,10 @@ import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-const refused = new BlockList();
+// Two lists: Node matches an IPv4 address against IPv6 rules through its mapped form, so one list
+// holding ::ffff:0:0/96 would refuse every IPv4 address.
+const refusedV4 = new BlockList();
+const refusedV6 = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
@@ -25,7 +28,7 @@ for (const [net, bits] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  refused.addSubnet(net, bits, 'ipv4');
+  refusedV4.addSubnet(net, bits, 'ipv4');
 }
 for (const [net, bits] of [
   ['::', 96], // unspecified, loopback (::1) and IPv4-compatible
@@ -40,14 +43,14 @@ for (const [net, bits] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  refused.addSubnet(net, bits, 'ipv6');
+  refusedV6.addSubnet(net, bits, 'ipv6');
 }
 
 /** Whether a literal IP address is one a webhook may not reach. Anything not an address is refused. */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return refused.check(address, 'ipv4');
-  if (family === 6) return refused.check(address, 'ipv6');
+  if (family === 4) return refusedV4.check(address, 'ipv4');
+  if (family === 6) return refusedV6.check(address, 'ipv6');
   return true;
 }
 

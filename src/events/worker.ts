@@ -252,17 +252,22 @@ export function startWorker(options: WorkerOptions): Worker {
   void prune();
   wake();
 
+  let stopped: Promise<void> | undefined;
   return {
     wake,
-    async stop() {
-      stopping = true;
-      clearInterval(poll);
-      clearInterval(pruning);
-      unsubscribe();
-      await unlisten();
-      while (scanning || running.size > 0)
-        await Promise.allSettled([...running, new Promise((r) => setTimeout(r, 10))]);
-      if (!options.deliverer) await deliverer.close();
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        clearInterval(poll);
+        clearInterval(pruning);
+        unsubscribe();
+        await unlisten();
+        while (scanning || running.size > 0) {
+          await Promise.allSettled([...running, new Promise((r) => setTimeout(r, 10))]);
+        }
+        if (!options.deliverer) await deliverer.close();
+      })();
+      return stopped;
     },
   };
 }

@@ -111,13 +111,16 @@ export interface Fixture {
 let userCount = 0;
 
 /** Builds the app on a fresh database and tears it all down after the file's tests. */
-export async function setup(dialect?: 'sqlite' | 'postgres'): Promise<Fixture> {
+export async function setup(
+  dialect?: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<Fixture> {
   const { database, drop } = await openTestDatabase(dialect);
   let app: App;
   try {
     await migrateToLatest(database);
     app = await buildApp({
-      config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' }),
+      config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test', ...env }),
       database,
       logger: false,
     });

@@ -19,7 +19,12 @@ interface Item {
 }
 
 /** Every feed item after `after` (a cursor), walking pages of `limit`; and the last position. */
-async function walk(as: Client, qs = '', start?: string, limit = 3): Promise<{ items: Item[]; cursor: string }> {
+async function walk(
+  as: Client,
+  qs = '',
+  start?: string,
+  limit = 3,
+): Promise<{ items: Item[]; cursor: string }> {
   const items: Item[] = [];
   let cursor = start;
   for (;;) {
@@ -42,7 +47,8 @@ describe('GET /v1/events', () => {
     await f.owner.delete(`/v1/tasks/${task.id}`);
     await f.owner.post(`/v1/tasks/${task.id}/restore`);
     const doc = (await f.owner.post('/v1/documents?expand=none', { name: 'Plan', teamId: eng.id })).body;
-    const post = (await f.owner.post('/v1/posts', { entityType: 'task', entityId: task.id, content: 'Hi' })).body;
+    const post = (await f.owner.post('/v1/posts', { entityType: 'task', entityId: task.id, content: 'Hi' }))
+      .body;
     const { items } = await walk(f.owner, '', from);
     assert.deepEqual(
       items.map((e) => [e.type, e.data.id]),
@@ -77,7 +83,10 @@ describe('GET /v1/events', () => {
       /roll back/,
     );
     const batch = await f.owner.post('/v1/tasks/batch?expand=none', {
-      tasks: [{ name: 'Kept', teamId: eng.id }, { name: 'Refused', teamId: '00000000-0000-4000-8000-000000000000' }],
+      tasks: [
+        { name: 'Kept', teamId: eng.id },
+        { name: 'Refused', teamId: '00000000-0000-4000-8000-000000000000' },
+      ],
     });
     assert.equal(batch.status, 200);
     assert.equal(batch.body.failed.length, 1);

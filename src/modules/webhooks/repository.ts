@@ -178,7 +178,7 @@ export async function claimDue(
     or (s.state = 'active' and (s.next_attempt_at is null or s.next_attempt_at <= ${at})
       and exists (select 1 from events e where e.workspace_id = s.workspace_id and e.type = s.event
         and (e.tx, e.seq) > (s.cursor_tx, s.cursor_seq) and ${settled(dialect)})))`;
-  const free = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at})`;
+  const free = sql<SqlBool>`(lease_until is null or lease_until < ${at})`;
   const candidates = db
     .selectFrom('webhook_subscriptions as s')
     .select('s.seq')
@@ -187,12 +187,12 @@ export async function claimDue(
     .limit(n);
   const lease = (which: typeof candidates | number[]) =>
     db
-      .updateTable('webhook_subscriptions as s')
+      .updateTable('webhook_subscriptions')
       .set({ lease_owner: owner, lease_until: leaseUntil })
-      .where('s.seq', 'in', which)
+      .where('seq', 'in', which)
       .where(free)
-      .returning(SUBSCRIPTION_COLUMNS)
-      .execute() as Promise<SubscriptionRow[]>;
+      .returningAll()
+      .execute();
   if (dialect === 'postgres') return lease(candidates.forUpdate().skipLocked());
   // SQLite: look with a read first, so that an idle check does not take the write lock.
   const seqs = (await candidates.execute()).map((r) => Number(r.seq));

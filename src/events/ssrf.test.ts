@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { backoffMs, givesUp } from './schedule.ts';
+import { isRefusedAddress, parseHookUrl } from './ssrf.ts';
+
+test('internal addresses are refused, public ones are not', () => {
+  for (const a of [
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '169.254.169.254',
+    '0.0.0.0',
+    '224.0.0.251',
+    '255.255.255.255',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:8.8.8.8',
+    '::ffff:a9fe:a9fe',
+    'fd00:ec2::254',
+    'fc00::1',
+    'fe80::1',
+    'ff02::1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    'not-an-address',
+  ]) {
+    assert.equal(isRefusedAddress(a), true, a);
+  }
+  for (const a of [
+    '8.8.8.8',
+    '1.1.1.1',
+    '100.128.0.1',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450::1',
+  ]) {
+    assert.equal(isRefusedAddress(a), false, a);
+  }
+});
+
+test('numeric host forms become the dotted address they mean before any check', () => {
+  for (const host of ['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '0x7f000001']) {
+    assert.equal(parseHookUrl(`http://${host}/`).hostname, '127.0.0.1', host);
+  }
+  assert.throws(() => parseHookUrl('ftp://example.com/'));
+  assert.throws(() => parseHookUrl('example.com/hook'));
+});
+
+test('retries: about 5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, then daily; Retry-After wins', () => {
+  const mid = () => 0.5;
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 20].map((n) => backoffMs(n, undefined, mid) / 1000),
+    [5, 60, 300, 1800, 7200, 18000, 36000, 86400, 86400, 86400],
+  );
+  assert.equal(
+    backoffMs(1, undefined, () => 0),
+    4500,
+  );
+  assert.equal(
+    backoffMs(1, undefined, () => 1),
+    5500,
+  );
+  assert.equal(backoffMs(3, 30), 30_000);
+  assert.equal(backoffMs(3, 0), 1000);
+  assert.equal(backoffMs(3, 10 * 86400), 86_400_000);
+  assert.equal(givesUp('2026-01-01T00:00:00.000Z', '2026-01-03T23:59:59.999Z'), false);
+  assert.equal(givesUp('2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z'), true);
+});
