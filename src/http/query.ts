@@ -75,3 +75,8 @@ export function parsePresentation<T extends string>(
 ): Presentation<T> {
   return { expand: parseExpand(query, allowed), includeMarkdown: flag(query.includeMarkdown) };
 }
+
+/** updatedSince as the stored form of an instant (UTC, milliseconds), whatever offset it was given in. */
+export function sinceInstant(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : new Date(value).toISOString();
+}

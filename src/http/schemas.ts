@@ -119,6 +119,15 @@ export function Flag(description: string) {
   );
 }
 
+/** A sync filter (decisions §7, an extension): changed at or after this instant. */
+export const UpdatedSinceQuery = Type.Optional(
+  Type.String({
+    format: 'date-time',
+    description: 'Extension: only those changed at or after this instant (ISO 8601 date-time)',
+    examples: ['2026-11-24T09:00:00Z'],
+  }),
+);
+
 export const DEFAULT_LIMIT = 50;
 export const LimitQuery = Type.Optional(
   Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_LIMIT, description: 'Page size, 1 to 100' }),

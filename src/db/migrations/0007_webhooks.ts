@@ -8,6 +8,9 @@
 // yet then sorts after every event it has. A statement trigger NOTIFYs at commit so that workers in
 // other processes wake without polling.
 //
+// Sync filters of the searches (updatedSince, assignedToId) get indexes of their own, so that "what
+// changed since my last run" is an index range, not a scan of every task.
+//
 // A subscription is its own queue: a position in the stream (cursor_tx, cursor_seq), the state of the
 // event at its head (attempts, failing_since, next_attempt_at) and a lease (lease_owner, lease_until)
 // that lets one process at a time deliver it. Deliveries are the log of attempts; replays are attempts
@@ -29,6 +32,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     create index events_stream on events (workspace_id, tx, seq);
     create index events_stream_by_type on events (workspace_id, type, tx, seq);
     create index events_by_time on events (created_at);
+    create index tasks_by_updated on tasks (workspace_id, updated_at);
+    create index tasks_by_assignee on tasks (workspace_id, assigned_to_id, seq);
+    create index projects_by_updated on projects (workspace_id, updated_at);
     create table webhook_subscriptions (
       seq ${T.seq},
       workspace_id ${T.id} not null references workspaces (id),

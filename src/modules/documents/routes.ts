@@ -4,7 +4,7 @@ import { inTransaction, readContext } from '../../context.ts';
 import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
-import { flag, parsePresentation } from '../../http/query.ts';
+import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentDocuments } from './present.ts';
 import { DOCUMENT_SEARCH } from './repository.ts';
@@ -68,6 +68,7 @@ export default async function documentRoutes(app: App): Promise<void> {
         mode: q.matchMode ?? 'all',
         teamId: q.teamId,
         includeDeleted: flag(q.includeDeleted),
+        updatedSince: sinceInstant(q.updatedSince),
       } as const;
       const key = tieredKey(DOCUMENT_SEARCH.order);
       const paging = openPaging(cursors, ctx, 'documents.search', s, q, key.arity);

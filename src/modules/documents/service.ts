@@ -146,6 +146,8 @@ export interface DocumentSearch {
   mode: MatchMode;
   teamId?: string;
   includeDeleted: boolean;
+  /** Extension (sync): changed at or after this instant, in the stored form. */
+  updatedSince?: string;
 }
 
 /** GET /v1/documents/search: relevance tiers (search.md), then most recently updated first. */
@@ -169,5 +171,6 @@ export async function searchDocuments(
   const rule = await documentVisibility(ctx);
   const where: Condition[] = s.teamId ? rule.inTeam(s.teamId) : [...rule.where];
   if (!s.includeDeleted) where.push(sql<SqlBool>`d.deleted_at is null`);
+  if (s.updatedSince) where.push(sql<SqlBool>`d.updated_at >= ${s.updatedSince}`);
   return searchPage(ctx, repo.DOCUMENT_SEARCH, { fields, mode: s.mode, where }, page);
 }

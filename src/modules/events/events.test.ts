@@ -193,3 +193,87 @@ describe('GET /v1/events', () => {
     problem(await f.anonymous.get('/v1/events'), 401, 'unauthenticated');
   });
 });
+
+describe('sync filters (extensions)', () => {
+  const names = (res: { status: number; body: { data: { name: string }[] } }) => {
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data.map((x) => x.name).sort();
+  };
+
+  test('task search: statusId, assignedToId, labelId and updatedSince, with AND, with and without text', async () => {
+    const team = (
+      await f.owner.post('/v1/teams', {
+        name: 'Sync',
+        members: [{ id: member.id }],
+        taskLabels: [{ name: 'Bug' }],
+      })
+    ).body;
+    const started = team.taskStatuses.find((s: { stage: string }) => s.stage === 'started').id;
+    const bug = team.taskLabels[0].id;
+    const mk = (body: Record<string, unknown>) =>
+      f.owner.post('/v1/tasks?expand=none', { teamId: team.id, ...body });
+    await mk({ name: 'Sync old' });
+    await new Promise((r) => setTimeout(r, 15));
+    const since = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 15));
+    await mk({ name: 'Sync started', statusId: started });
+    await mk({ name: 'Sync mine', assignedToId: member.id, labelIds: [bug] });
+    await mk({ name: 'Sync both', statusId: started, assignedToId: member.id });
+    const q = async (qs: string) =>
+      names(await f.owner.get(`/v1/tasks/search?expand=none&teamId=${team.id}&${qs}`));
+    assert.deepEqual(await q(`statusId=${started}`), ['Sync both', 'Sync started']);
+    assert.deepEqual(await q(`assignedToId=${member.id}`), ['Sync both', 'Sync mine']);
+    assert.deepEqual(await q(`labelId=${bug}`), ['Sync mine']);
+    assert.deepEqual(await q(`statusId=${started}&assignedToId=${member.id}`), ['Sync both']);
+    assert.deepEqual(await q(`updatedSince=${since}`), ['Sync both', 'Sync mine', 'Sync started']);
+    // Text and a filter together (SQLite answers text from its FTS5 index, then joins the filter).
+    assert.deepEqual(await q(`name=sync&assignedToId=${member.id}`), ['Sync both', 'Sync mine']);
+    assert.deepEqual(await q(`name=sync&labelId=${bug}&updatedSince=${since}`), ['Sync mine']);
+    const total = (await f.owner.get(`/v1/tasks/search?teamId=${team.id}&name=sync&statusId=${started}`)).body
+      .total;
+    assert.equal(total, 2);
+    // Another offset, the same instant.
+    const offset = new Date(Date.parse(since) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    assert.deepEqual(await q(`updatedSince=${encodeURIComponent(offset)}`), [
+      'Sync both',
+      'Sync mine',
+      'Sync started',
+    ]);
+    // An update moves a task into the window.
+    const old = (await f.owner.get(`/v1/tasks/search?expand=none&teamId=${team.id}&name=old`)).body.data[0];
+    await f.owner.post('/v1/tasks', { id: old.id, priority: true });
+    assert.deepEqual(await q(`updatedSince=${since}`), [
+      'Sync both',
+      'Sync mine',
+      'Sync old',
+      'Sync started',
+    ]);
+    problem(await f.owner.get('/v1/tasks/search?updatedSince=yesterday'), 400, 'validation_failed');
+    problem(await f.owner.get('/v1/tasks/search?statusId=nope'), 400, 'validation_failed');
+  });
+
+  test('project and document search: updatedSince', async () => {
+    await f.owner.post('/v1/projects', { name: 'Sync project old', teamId: eng.id });
+    await f.owner.post('/v1/documents', { name: 'Sync doc old', teamId: eng.id });
+    await new Promise((r) => setTimeout(r, 15));
+    const since = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 15));
+    await f.owner.post('/v1/projects', { name: 'Sync project new', teamId: eng.id });
+    await f.owner.post('/v1/documents', { name: 'Sync doc new', teamId: eng.id });
+    assert.deepEqual(names(await f.owner.get(`/v1/projects/search?name=sync&updatedSince=${since}`)), [
+      'Sync project new',
+    ]);
+    assert.deepEqual(names(await f.owner.get(`/v1/documents/search?name=sync&updatedSince=${since}`)), [
+      'Sync doc new',
+    ]);
+    assert.deepEqual(names(await f.owner.get(`/v1/documents/search?updatedSince=${since}`)), [
+      'Sync doc new',
+    ]);
+    problem(
+      await f.owner.get('/v1/projects/search?updatedSince=2026-13-01T00:00:00Z'),
+      400,
+      'validation_failed',
+    );
+    problem(await f.owner.get('/v1/documents/search?updatedSince=1'), 400, 'validation_failed');
+  });
+});

@@ -4,7 +4,7 @@ import { type Context, inTransaction, readContext } from '../../context.ts';
 import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
-import { flag, parsePresentation } from '../../http/query.ts';
+import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
 import { PROJECT_LIST, PROJECT_SEARCH } from './repository.ts';
@@ -174,6 +174,7 @@ export default async function projectRoutes(app: App): Promise<void> {
         mode: q.matchMode ?? 'all',
         teamId: q.teamId,
         includeArchived: flag(q.includeArchived),
+        updatedSince: sinceInstant(q.updatedSince),
       } as const;
       const key = tieredKey(PROJECT_SEARCH.order);
       const paging = openPaging(cursors, ctx, 'projects.search', s, q, key.arity);

@@ -356,6 +356,8 @@ export interface ProjectSearch {
   mode: MatchMode;
   teamId?: string;
   includeArchived: boolean;
+  /** Extension (sync): changed at or after this instant, in the stored form. */
+  updatedSince?: string;
 }
 
 /** GET /v1/projects/search: relevance tiers (search.md), then most recently updated first. */
@@ -382,5 +384,6 @@ export async function searchProjects(
     fields.push(ids.length > 0 ? repo.hasTeamIn(ids) : null);
   }
   const where = await listConditions(ctx, { teamId: s.teamId, includeArchived: s.includeArchived }, false);
+  if (s.updatedSince) where.push(sql<SqlBool>`p.updated_at >= ${s.updatedSince}`);
   return searchPage(ctx, repo.PROJECT_SEARCH, { fields, mode: s.mode, where }, page);
 }

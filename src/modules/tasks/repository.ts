@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
@@ -206,25 +206,42 @@ export async function countByStatus(
   return new Map(rows.map((r) => [r.status_id, Number(r.n)]));
 }
 
-/** FTS5 (tagged): the seqs of up to n matches after afterSeq, newest change first. */
+/**
+ * FTS5 (tagged): the seqs of up to n matches after afterSeq, newest change first. Conditions on the
+ * task itself (`where`, alias t: the sync filters, which the index does not carry) join the table.
+ */
 export async function ftsPage(
   db: Kysely<DB>,
   match: string,
   afterSeq: number | undefined,
   n: number,
+  where: RawBuilder<SqlBool>[] = [],
 ): Promise<number[]> {
   const after = afterSeq === undefined ? sql`` : sql`and rowid < ${afterSeq}`;
-  const { rows } = await sql<{
-    rowid: number;
-  }>`select rowid from tasks_fts where tasks_fts match ${match} ${after}
-    order by rowid desc limit ${n}`.execute(db);
+  const { rows } =
+    where.length === 0
+      ? await sql<{ rowid: number }>`select rowid from tasks_fts where tasks_fts match ${match} ${after}
+          order by rowid desc limit ${n}`.execute(db)
+      : await sql<{
+          rowid: number;
+        }>`select t.seq as rowid from tasks_fts join tasks t on t.seq = tasks_fts.rowid
+          where tasks_fts match ${match} ${after} and ${sql.join(where, sql` and `)}
+          order by tasks_fts.rowid desc limit ${n}`.execute(db);
   return rows.map((r) => Number(r.rowid));
 }
 
-export async function ftsCount(db: Kysely<DB>, match: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`select count(*) as n from tasks_fts where tasks_fts match ${match}`.execute(db);
+export async function ftsCount(
+  db: Kysely<DB>,
+  match: string,
+  where: RawBuilder<SqlBool>[] = [],
+): Promise<number> {
+  const { rows } =
+    where.length === 0
+      ? await sql<{ n: number }>`select count(*) as n from tasks_fts where tasks_fts match ${match}`.execute(
+          db,
+        )
+      : await sql<{ n: number }>`select count(*) as n from tasks_fts join tasks t on t.seq = tasks_fts.rowid
+          where tasks_fts match ${match} and ${sql.join(where, sql` and `)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 

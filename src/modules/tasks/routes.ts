@@ -4,7 +4,7 @@ import { inTransaction, readContext } from '../../context.ts';
 import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
-import { flag, parsePresentation } from '../../http/query.ts';
+import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { runBatch } from './batch.ts';
 import { presentTasks } from './present.ts';
@@ -98,6 +98,10 @@ export default async function taskRoutes(app: App): Promise<void> {
         mode: q.matchMode ?? 'all',
         teamId: q.teamId,
         projectId: q.projectId,
+        statusId: q.statusId,
+        assignedToId: q.assignedToId,
+        labelId: q.labelId,
+        updatedSince: sinceInstant(q.updatedSince),
         includeDeleted: flag(q.includeDeleted),
       } as const;
       const key = tieredKey(TASK_LIST.order);

@@ -29,7 +29,26 @@ export interface TaskSearch {
   mode: MatchMode;
   teamId?: string;
   projectId?: string;
+  // Extensions for sync jobs (decisions §7), applied with AND like teamId and projectId.
+  statusId?: string;
+  assignedToId?: string;
+  labelId?: string;
+  /** Changed at or after this instant, in the stored form. */
+  updatedSince?: string;
   includeDeleted: boolean;
+}
+
+/** The sync filters as conditions on tasks (alias t); none of them is in the tagged FTS5 index. */
+function syncConditions(s: TaskSearch): Condition[] {
+  const where: Condition[] = [];
+  if (s.statusId) where.push(sql<SqlBool>`t.status_id = ${s.statusId.toLowerCase()}`);
+  if (s.assignedToId) where.push(sql<SqlBool>`t.assigned_to_id = ${s.assignedToId.toLowerCase()}`);
+  if (s.labelId) {
+    where.push(sql<SqlBool>`exists (select 1 from task_label_links l where l.workspace_id = t.workspace_id
+      and l.task_id = t.id and l.label_id = ${s.labelId.toLowerCase()})`);
+  }
+  if (s.updatedSince) where.push(sql<SqlBool>`t.updated_at >= ${s.updatedSince}`);
+  return where;
 }
 
 export interface TaskPage {
@@ -83,9 +102,11 @@ export async function searchTasks(
   if (!s.includeDeleted) where.push(sql<SqlBool>`t.deleted_at is null`);
   if (s.teamId) where.push(sql<SqlBool>`t.group_id = ${s.teamId.toLowerCase()}`);
   if (s.projectId) where.push(sql<SqlBool>`t.project_id = ${s.projectId.toLowerCase()}`);
+  const sync = syncConditions(s);
+  where.push(...sync);
   // Without text, the page is one index walk and the total, where it can be, comes from counters:
   // every visible task, or one team's or one project's.
-  const counted = fields.length === 0 ? counterTotal(ctx, rule, s) : undefined;
+  const counted = fields.length === 0 && sync.length === 0 ? counterTotal(ctx, rule, s) : undefined;
   if (counted) {
     const [rows, total] = await Promise.all([
       pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
@@ -147,6 +168,7 @@ async function searchFts(
   related: Related[],
   page: { limit: number; start: PageStart },
 ): Promise<TaskPage> {
+  const sync = syncConditions(s);
   const expanded = await Promise.all(
     text.map(async (t) => ({
       ...t,
@@ -170,7 +192,9 @@ async function searchFts(
     page.limit,
     async (tier, after, n) => {
       const match = taggedMatch(query, tier);
-      return match ? repo.ftsPage(ctx.db, match, after === undefined ? undefined : Number(after[0]), n) : [];
+      return match
+        ? repo.ftsPage(ctx.db, match, after === undefined ? undefined : Number(after[0]), n, sync)
+        : [];
     },
   );
   const bySeq = new Map(
@@ -187,7 +211,7 @@ async function searchFts(
     return row ? [{ row, tier }] : [];
   });
   const all = taggedMatch(query, 'matching');
-  return { rows, total: all ? await repo.ftsCount(ctx.db, all) : 0 };
+  return { rows, total: all ? await repo.ftsCount(ctx.db, all, sync) : 0 };
 }
 
 /**
