@@ -6,6 +6,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  at: number;
   // biome-ignore lint/suspicious/noExplicitAny: the parsed delivery; tests assert its exact shape.
   json: any;
 }
@@ -42,7 +44,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = undefined;
       }
-      const r: Received = { path: req.url ?? '', headers: req.headers, body, json };
+      const r: Received = { path: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
       received.push(r);
       const nth = received.filter((x) => x.path === r.path).length;
       const a = answers.get(r.path)?.(r, nth) ?? { status: 200 };

@@ -22,7 +22,10 @@ export const WebhookSubscribeBody = Type.Object(
       description: 'An event name (GET /v1/webhooks/events)',
     }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ hookUrl: 'https://hooks.example.com/cairn', event: 'task.created' }],
+  },
 );
 export type WebhookSubscribeBody = Static<typeof WebhookSubscribeBody>;
 
