@@ -137,6 +137,24 @@ export function startWorker(options: WorkerOptions): Worker {
       sub = { ...sub, ...revive };
     }
 
+    // Deliveries that got through are recorded together, once per batch of events: one transaction
+    // rather than one per event. A process dying before the record sends them again (at least once).
+    let done: queue.Attempt[] = [];
+    const flush = async (): Promise<boolean> => {
+      if (done.length === 0) return true;
+      const changes = {
+        cursor_tx: cursor.tx,
+        cursor_seq: cursor.seq,
+        attempts: 0,
+        failing_since: null,
+        next_attempt_at: null,
+      };
+      const held = await queue.record(db, sub, owner, now(), done, changes);
+      sub = { ...sub, ...changes };
+      done = [];
+      return held;
+    };
+
     if (sub.state === 'active' && (sub.next_attempt_at === null || sub.next_attempt_at <= now())) {
       let delivered = 0;
       while (delivered < TURN && !stopping) {
@@ -155,26 +173,8 @@ export function startWorker(options: WorkerOptions): Worker {
           const attemptNo = sub.attempts + 1;
           if (outcome.error === null) {
             cursor = { tx: event.tx, seq: event.seq };
-            const changes = {
-              cursor_tx: cursor.tx,
-              cursor_seq: cursor.seq,
-              attempts: 0,
-              failing_since: null,
-              next_attempt_at: null,
-            };
-            if (
-              !(await queue.record(
-                db,
-                sub,
-                owner,
-                at,
-                attemptOf(event.id, event.type, attemptNo, false, outcome, null),
-                changes,
-              ))
-            ) {
-              return;
-            }
-            sub = { ...sub, ...changes };
+            done.push({ ...attemptOf(event.id, event.type, attemptNo, false, outcome, null), at });
+            sub = { ...sub, attempts: 0, failing_since: null };
             delivered++;
             continue;
           }
@@ -183,12 +183,15 @@ export function startWorker(options: WorkerOptions): Worker {
             await queue.remove(db, sub);
             return;
           }
+          if (!(await flush())) return;
           await failed(sub, cursor, event, attemptNo, outcome, at);
           return;
         }
+        if (!(await flush())) return;
         if (events.length < 20) break;
       }
     }
+    if (!(await flush())) return;
     await queue.release(db, sub, owner, cursor);
   }
 

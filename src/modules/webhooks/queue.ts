@@ -36,6 +36,8 @@ export interface Attempt {
   durationMs: number;
   error: string | null;
   nextAttemptAt: string | null;
+  /** When it was made, when it is recorded later (a batch of deliveries); default: the record's time. */
+  at?: string;
 }
 
 /**
@@ -47,9 +49,10 @@ export async function record(
   sub: SubscriptionRow,
   owner: string,
   at: string,
-  attempt: Attempt | null,
+  attempt: Attempt | Attempt[] | null,
   changes: Partial<SubscriptionRow>,
 ): Promise<boolean> {
+  const attempts = attempt === null ? [] : Array.isArray(attempt) ? attempt : [attempt];
   return db.transaction().execute(async (trx) => {
     // Giving the lease back (lease_owner null) ends it; anything else renews it.
     const releasing = 'lease_owner' in changes && changes.lease_owner === null;
@@ -58,21 +61,24 @@ export async function record(
       lease_until: releasing ? null : plus(at, LEASE_MS),
       updated_at: at,
     });
-    if (!held || !attempt) return held;
-    await repo.insertDelivery(trx, {
-      workspace_id: sub.workspace_id,
-      id: randomUUID(),
-      subscription_id: sub.id,
-      event_id: attempt.eventId,
-      event_type: attempt.eventType,
-      attempt: attempt.attempt,
-      replay: attempt.replay,
-      status_code: attempt.status,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-      next_attempt_at: attempt.nextAttemptAt,
-      created_at: at,
-    });
+    if (!held || attempts.length === 0) return held;
+    await repo.insertDeliveries(
+      trx,
+      attempts.map((a) => ({
+        workspace_id: sub.workspace_id,
+        id: randomUUID(),
+        subscription_id: sub.id,
+        event_id: a.eventId,
+        event_type: a.eventType,
+        attempt: a.attempt,
+        replay: a.replay,
+        status_code: a.status,
+        duration_ms: a.durationMs,
+        error: a.error,
+        next_attempt_at: a.nextAttemptAt,
+        created_at: a.at ?? at,
+      })),
+    );
     return true;
   });
 }

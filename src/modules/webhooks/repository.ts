@@ -133,8 +133,8 @@ export function findDelivery(
     .executeTakeFirst();
 }
 
-export async function insertDelivery(db: Kysely<DB>, row: Omit<DeliveryRow, 'seq'>): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(row).execute();
+export async function insertDeliveries(db: Kysely<DB>, rows: Omit<DeliveryRow, 'seq'>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
 export async function insertReplay(db: Kysely<DB>, row: Omit<ReplayRow, 'seq'>): Promise<void> {
