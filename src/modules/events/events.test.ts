@@ -229,6 +229,18 @@ describe('sync filters (extensions)', () => {
     // Text and a filter together (SQLite answers text from its FTS5 index, then joins the filter).
     assert.deepEqual(await q(`name=sync&assignedToId=${member.id}`), ['Sync both', 'Sync mine']);
     assert.deepEqual(await q(`name=sync&labelId=${bug}&updatedSince=${since}`), ['Sync mine']);
+    // Page by page too: the second page of a text search with a filter starts after a cursor.
+    const page = (cursor?: string) =>
+      f.owner.get(
+        `/v1/tasks/search?expand=none&teamId=${team.id}&name=sync&assignedToId=${member.id}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+    const first = await page();
+    const second = await page(first.body.nextCursor);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.deepEqual(names({ status: 200, body: { data: [...first.body.data, ...second.body.data] } }), [
+      'Sync both',
+      'Sync mine',
+    ]);
     const total = (await f.owner.get(`/v1/tasks/search?teamId=${team.id}&name=sync&statusId=${started}`)).body
       .total;
     assert.equal(total, 2);

@@ -217,16 +217,10 @@ export async function ftsPage(
   n: number,
   where: RawBuilder<SqlBool>[] = [],
 ): Promise<number[]> {
-  const after = afterSeq === undefined ? sql`` : sql`and rowid < ${afterSeq}`;
-  const { rows } =
-    where.length === 0
-      ? await sql<{ rowid: number }>`select rowid from tasks_fts where tasks_fts match ${match} ${after}
-          order by rowid desc limit ${n}`.execute(db)
-      : await sql<{
-          rowid: number;
-        }>`select t.seq as rowid from tasks_fts join tasks t on t.seq = tasks_fts.rowid
-          where tasks_fts match ${match} ${after} and ${sql.join(where, sql` and `)}
-          order by tasks_fts.rowid desc limit ${n}`.execute(db);
+  const after = afterSeq === undefined ? sql`` : sql`and tasks_fts.rowid < ${afterSeq}`;
+  const { rows } = await sql<{ rowid: number }>`select tasks_fts.rowid as rowid from tasks_fts
+    ${withTasks(where)} where tasks_fts match ${match} ${after} ${alsoWhere(where)}
+    order by tasks_fts.rowid desc limit ${n}`.execute(db);
   return rows.map((r) => Number(r.rowid));
 }
 
@@ -235,14 +229,19 @@ export async function ftsCount(
   match: string,
   where: RawBuilder<SqlBool>[] = [],
 ): Promise<number> {
-  const { rows } =
-    where.length === 0
-      ? await sql<{ n: number }>`select count(*) as n from tasks_fts where tasks_fts match ${match}`.execute(
-          db,
-        )
-      : await sql<{ n: number }>`select count(*) as n from tasks_fts join tasks t on t.seq = tasks_fts.rowid
-          where tasks_fts match ${match} and ${sql.join(where, sql` and `)}`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from tasks_fts ${withTasks(where)}
+    where tasks_fts match ${match} ${alsoWhere(where)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+// The tasks themselves are joined (alias t) only when a condition needs them: the index alone answers
+// the rest. Every rowid above is qualified, since tasks has a rowid of its own.
+function withTasks(where: RawBuilder<SqlBool>[]) {
+  return where.length === 0 ? sql`` : sql`join tasks t on t.seq = tasks_fts.rowid`;
+}
+
+function alsoWhere(where: RawBuilder<SqlBool>[]) {
+  return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
 }
 
 /** Tasks in these groups (deleted too unless liveOnly). */
