@@ -104,7 +104,7 @@ export function startWorker(options: WorkerOptions): Worker {
       return;
     }
     const ctx = contextOf(database, auth);
-    let cursor = queue.positionOf(sub);
+    let cursor = queue.placeOf(sub);
 
     for (const replay of await queue.replays(db, sub)) {
       const event = await findEvent(db, sub.workspace_id, replay.event_id);

@@ -84,7 +84,7 @@ export async function record(
 }
 
 /** The stream position a subscription has delivered up to. */
-export function positionOf(sub: SubscriptionRow): Position {
+export function placeOf(sub: SubscriptionRow): Position {
   return { tx: Number(sub.cursor_tx), seq: Number(sub.cursor_seq) };
 }
 

@@ -128,8 +128,15 @@ export default async function webhookRoutes(app: App): Promise<void> {
     async (request) => {
       const ctx = readContext(database, auth(request));
       const order = DELIVERY_LIST.order;
-      const scope = ['webhooks.deliveries', request.params.id];
-      const paging = openPaging(cursors, ctx, 'webhooks.deliveries', scope, request.query, order.arity);
+      // A cursor of one subscription's log is not another's.
+      const paging = openPaging(
+        cursors,
+        ctx,
+        'webhooks.deliveries',
+        request.params.id,
+        request.query,
+        order.arity,
+      );
       const page = paging.page(await service.listDeliveries(ctx, request.params.id, paging), order.keyOf);
       return { ...page, data: page.data.map(presentDelivery) };
     },
