@@ -97,7 +97,12 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
     const wanted = new Set(events.map((e) => e.id));
     const received = () => new Set(receiver.received.map((r: Received) => String(r.headers['webhook-id'])));
     const until = Date.now() + 150_000;
-    while ([...wanted].some((id) => !received().has(id)) && Date.now() < until) {
+    // One set per look (not one per event: that blocked this process, and so the receiver, for seconds).
+    const allIn = () => {
+      const got = received();
+      return [...wanted].every((id) => got.has(id));
+    };
+    while (!allIn() && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 250));
     }
     const got = received();
@@ -108,6 +113,26 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
         `${missing.length} missing; ${unrecorded.length} acknowledged writes without their event; ` +
         `caught up ${((Date.now() - started) / 1000).toFixed(1)} s after the first kill`,
     );
+    if (missing.length > 0) {
+      // What the subscriptions were doing, to tell a stuck queue from a slow one.
+      const typeOf = new Map(events.map((e) => [e.id, e.type]));
+      const perType = new Map<string, number>();
+      for (const id of missing) perType.set(typeOf.get(id)!, (perType.get(typeOf.get(id)!) ?? 0) + 1);
+      log(`${dialect}: missing by type ${JSON.stringify(Object.fromEntries(perType))}`);
+      const look = openDatabase(db.url);
+      const subs = await look.db
+        .selectFrom('webhook_subscriptions')
+        .select(['event', 'state', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_until', 'cursor_seq'])
+        .execute();
+      const tries = await look.db
+        .selectFrom('webhook_deliveries')
+        .select(['event_type', 'status_code', 'error'])
+        .where('error', 'is not', null)
+        .limit(10)
+        .execute();
+      await look.close();
+      log(`${dialect}: subscriptions ${JSON.stringify(subs)}; failed attempts ${JSON.stringify(tries)}`);
+    }
     return missing.length === 0 && unrecorded.length === 0 && events.length > 0;
   } finally {
     await Promise.all(servers.map((s) => s.stop().catch(() => {})));

@@ -72,7 +72,9 @@ export async function startServer(
   port: number,
   env: Record<string, string> = {},
 ): Promise<Server> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  // SERVER_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -68,7 +68,7 @@ export async function renderEntities(
 
   await Promise.all([
     (async () => {
-      const rows = loaded(await Promise.all(of('task').map((id) => visible(tasks.loadVisibleTask(ctx, id)))));
+      const rows = of('task').length ? await tasks.loadVisibleTasks(ctx, of('task')) : [];
       if (rows.length)
         put('task', await presentTasks(ctx, rows, { ...all, expand: new Set(TASK_EXPANSIONS) }));
     })(),

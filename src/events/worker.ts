@@ -40,6 +40,7 @@ export interface Worker {
 /** Events a subscription delivers before its lease is given back, so others get their turn. */
 const TURN = 100;
 const PRUNE_EVERY_MS = 3600_000;
+const SCAN_GAP_MS = 50;
 
 export function startWorker(options: WorkerOptions): Worker {
   const { database, log } = options;
@@ -80,8 +81,19 @@ export function startWorker(options: WorkerOptions): Worker {
     }
   }
 
+  // Wake-ups come with every commit (and NOTIFY), dozens a second under writes; each would cost a
+  // claim query, mostly for subscriptions already being delivered. So a burst makes one scan, and
+  // scans start at most every SCAN_GAP_MS: the first after a quiet spell at once.
+  let lastScan = 0;
+  let pending: NodeJS.Timeout | undefined;
   function wake(): void {
-    void scan();
+    if (pending || stopping) return;
+    const wait = Math.max(0, lastScan + SCAN_GAP_MS - Date.now());
+    pending = setTimeout(() => {
+      pending = undefined;
+      lastScan = Date.now();
+      void scan();
+    }, wait);
   }
 
   async function send(sub: SubscriptionRow, event: EventRow, data: unknown): Promise<Outcome> {
@@ -261,6 +273,7 @@ export function startWorker(options: WorkerOptions): Worker {
     stop() {
       stopped ??= (async () => {
         stopping = true;
+        clearTimeout(pending);
         clearInterval(poll);
         clearInterval(pruning);
         unsubscribe();

@@ -33,6 +33,7 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   const answers = new Map<string, (r: Received, nth: number) => Answer>();
+  const counts = new Map<string, number>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,12 +47,16 @@ export async function startReceiver(): Promise<Receiver> {
       }
       const r: Received = { path: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
       received.push(r);
-      const nth = received.filter((x) => x.path === r.path).length;
+      const nth = (counts.get(r.path) ?? 0) + 1;
+      counts.set(r.path, nth);
       const a = answers.get(r.path)?.(r, nth) ?? { status: 200 };
-      setTimeout(() => {
+      const reply = () => {
         res.writeHead(a.status, a.headers);
         res.end();
-      }, a.delayMs ?? 0);
+      };
+      // Straight away unless told to wait: a timer, even of 0 ms, would add a millisecond to every delivery.
+      if (a.delayMs) setTimeout(reply, a.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,10 +68,9 @@ export async function startReceiver(): Promise<Receiver> {
     async waitFor(path, n, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const got = received.filter((r) => r.path === path);
-        if (got.length >= n) return got;
-        if (Date.now() > until)
-          throw new Error(`${path}: ${got.length} of ${n} deliveries after ${timeoutMs} ms`);
+        const got = counts.get(path) ?? 0;
+        if (got >= n) return received.filter((r) => r.path === path);
+        if (Date.now() > until) throw new Error(`${path}: ${got} of ${n} deliveries after ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Auth, type Context, contextOf, now } from '../../context.ts';
 import { isRetryable, isUniqueViolation, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
+import { eventsCommitted } from '../../events/signal.ts';
 import { AppError } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
@@ -137,6 +138,8 @@ export function runBatch<T>(
       failed.sort((a, b) => a.index - b.index);
       const succeeded = await present(ctx, saved);
       await trx.commit().execute();
+      // Committed: this process's webhook worker may have work (as inTransaction does).
+      eventsCommitted();
       return { succeeded, failed };
     } catch (error) {
       await trx.rollback().execute();

@@ -143,6 +143,16 @@ export async function lockTasks(
     .execute();
 }
 
+export function findTasksByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<TaskRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tasks as t')
+    .select(COLUMNS)
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.id', 'in', ids)
+    .execute();
+}
+
 export function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
   if (seqs.length === 0) return Promise.resolve([]);
   return db

@@ -43,6 +43,15 @@ export async function loadVisibleTask(ctx: Context, ref: string, forChange = fal
   return row;
 }
 
+/** The tasks of these ids that ctx can see, in one query (the event renderer's page of events). */
+export async function loadVisibleTasks(ctx: Context, ids: string[]): Promise<TaskRow[]> {
+  const [rows, rule] = await Promise.all([
+    repo.findTasksByIds(ctx.db, ctx.workspace.id, ids),
+    taskVisibility(ctx),
+  ]);
+  return rows.filter((row) => rule.sees(taskFacts(row)));
+}
+
 async function checkTeam(ctx: Context, id: string, path: string): Promise<string> {
   if (!(await groups.visibleTeamIds(ctx, [id])).has(id)) throw invalid(path, 'no team with this id');
   return id;

@@ -445,4 +445,38 @@ describe('delivery', () => {
       await strict.stop();
     }
   });
+
+  test('a commit wakes the worker at once: single writes and batches, with no polling to fall back on', async () => {
+    await worker.stop();
+    const idle = startWorker({
+      database: f.database,
+      publicUrl: 'http://cairn.test',
+      allowPrivate: true,
+      retentionDays: 7,
+      concurrency: 1,
+      log: silent,
+      pollMs: 3_600_000,
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // its first look, at start, is over
+      const sub = await subscribe('task.created');
+      const one = await f.owner.post('/v1/tasks?expand=none', { name: 'Alone', teamId: eng.id });
+      assert.equal(one.status, 201);
+      await receiver.waitFor(sub.path, 1, 5000);
+      const batch = await f.owner.post('/v1/tasks/batch?expand=none', {
+        tasks: [
+          { name: 'First of two', teamId: eng.id },
+          { name: 'Second of two', teamId: eng.id },
+        ],
+      });
+      assert.equal(batch.status, 200);
+      const got = await receiver.waitFor(sub.path, 3, 5000);
+      assert.deepEqual(
+        got.map((r) => r.json.data.name),
+        ['Alone', 'First of two', 'Second of two'],
+      );
+    } finally {
+      await idle.stop();
+    }
+  });
 });
