@@ -33,6 +33,19 @@ export function settled(dialect: Dialect) {
     : sql<SqlBool>`1 = 1`;
 }
 
+/**
+ * Events after a place, `tx`/`seq` being values or column references. PostgreSQL seeks its index with
+ * the row comparison. SQLite cannot: it read every event of the type up to the place (15 ms at 200,000
+ * events, against 0.04 ms). There every event has tx 0 (no transaction ids; seq is commit order), so the
+ * condition is an equality and a range, which it seeks. A database moved to SQLite must keep that true.
+ */
+export function isAfter(dialect: Dialect, alias: string, tx: unknown, seq: unknown) {
+  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  return dialect === 'postgres'
+    ? sql<SqlBool>`(${column('tx')}, ${column('seq')}) > (${tx}, ${seq})`
+    : sql<SqlBool>`${column('tx')} = 0 and ${column('seq')} > ${seq}`;
+}
+
 export async function readEvents(
   db: Kysely<DB>,
   dialect: Dialect,
@@ -45,7 +58,7 @@ export async function readEvents(
     .selectFrom('events')
     .select([...COLUMNS])
     .where('workspace_id', '=', workspaceId)
-    .where(sql<SqlBool>`(tx, seq) > (${after.tx}, ${after.seq})`)
+    .where(isAfter(dialect, '', after.tx, after.seq))
     .where(settled(dialect));
   if (types.length === 1) q = q.where('type', '=', types[0]!);
   else if (types.length > 1) q = q.where('type', 'in', types);

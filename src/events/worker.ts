@@ -37,8 +37,15 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** Events a subscription delivers before its lease is given back, so others get their turn. */
+/** Events a subscription delivers, or how long it holds on, before its lease is given back. */
 const TURN = 100;
+const TURN_MS = 1000;
+/**
+ * How long a turn waits for new events once it has caught up, before giving the lease back. Under a
+ * steady stream this keeps one turn going (one claim, one look-up of the creator, one release) rather
+ * than starting one per commit.
+ */
+const LINGER_MS = 200;
 const PRUNE_EVERY_MS = 3600_000;
 const SCAN_GAP_MS = 50;
 
@@ -86,7 +93,22 @@ export function startWorker(options: WorkerOptions): Worker {
   // scans start at most every SCAN_GAP_MS: the first after a quiet spell at once.
   let lastScan = 0;
   let pending: NodeJS.Timeout | undefined;
+  /** Turns that have caught up and wait for the next commit. */
+  const lingering = new Set<() => void>();
+  function nextCommit(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        lingering.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      lingering.add(done);
+    });
+  }
+
   function wake(): void {
+    for (const done of lingering) done();
     if (pending || stopping) return;
     const wait = Math.max(0, lastScan + SCAN_GAP_MS - Date.now());
     pending = setTimeout(() => {
@@ -169,9 +191,12 @@ export function startWorker(options: WorkerOptions): Worker {
 
     if (sub.state === 'active' && (sub.next_attempt_at === null || sub.next_attempt_at <= now())) {
       let delivered = 0;
-      while (delivered < TURN && !stopping) {
+      const started = Date.now();
+      let waited = false;
+      while (delivered < TURN && !stopping && Date.now() - started < TURN_MS) {
         const events = await readEvents(db, dialect, sub.workspace_id, cursor, [sub.event], 20);
-        if (events.length === 0) break;
+        // Caught up, waited, and nothing new came: the turn ends.
+        if (events.length === 0 && waited) break;
         const rendered = await renderEntities(ctx, events, options.publicUrl);
         for (const event of events) {
           const data = rendered.get(entityKey(event));
@@ -200,7 +225,8 @@ export function startWorker(options: WorkerOptions): Worker {
           return;
         }
         if (!(await flush())) return;
-        if (events.length < 20) break;
+        waited = events.length < 20;
+        if (waited) await nextCommit(LINGER_MS);
       }
     }
     if (!(await flush())) return;
@@ -274,6 +300,7 @@ export function startWorker(options: WorkerOptions): Worker {
       stopped ??= (async () => {
         stopping = true;
         clearTimeout(pending);
+        for (const done of lingering) done();
         clearInterval(poll);
         clearInterval(pruning);
         unsubscribe();

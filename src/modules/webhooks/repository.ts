@@ -10,7 +10,7 @@ import type {
   WebhookReplaysTable,
   WebhookSubscriptionsTable,
 } from '../../db/types.ts';
-import { settled } from '../../events/stream.ts';
+import { isAfter, settled } from '../../events/stream.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -177,7 +177,7 @@ export async function claimDue(
   const due = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at}) and (exists (select 1 from webhook_replays r where r.workspace_id = s.workspace_id and r.subscription_id = s.id)
     or (s.state = 'active' and (s.next_attempt_at is null or s.next_attempt_at <= ${at})
       and exists (select 1 from events e where e.workspace_id = s.workspace_id and e.type = s.event
-        and (e.tx, e.seq) > (s.cursor_tx, s.cursor_seq) and ${settled(dialect)})))`;
+        and ${isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'))} and ${settled(dialect)})))`;
   const free = sql<SqlBool>`(lease_until is null or lease_until < ${at})`;
   const candidates = db
     .selectFrom('webhook_subscriptions as s')
