@@ -95,14 +95,16 @@ export function startWorker(options: WorkerOptions): Worker {
   let pending: NodeJS.Timeout | undefined;
   /** Turns that have caught up and wait for the next commit. */
   const lingering = new Set<() => void>();
-  function nextCommit(ms: number): Promise<void> {
+  /** True when woken (a commit, most likely) within `ms`, false when the time ran out. */
+  function nextCommit(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = () => {
+      const end = (woken: boolean) => {
         clearTimeout(timer);
         lingering.delete(done);
-        resolve();
+        resolve(woken);
       };
-      const timer = setTimeout(done, ms);
+      const done = () => end(true);
+      const timer = setTimeout(() => end(false), ms);
       lingering.add(done);
     });
   }
@@ -192,11 +194,12 @@ export function startWorker(options: WorkerOptions): Worker {
     if (sub.state === 'active' && (sub.next_attempt_at === null || sub.next_attempt_at <= now())) {
       let delivered = 0;
       const started = Date.now();
-      let waited = false;
+      let quiet = false;
       while (delivered < TURN && !stopping && Date.now() - started < TURN_MS) {
         const events = await readEvents(db, dialect, sub.workspace_id, cursor, [sub.event], 20);
-        // Caught up, waited, and nothing new came: the turn ends.
-        if (events.length === 0 && waited) break;
+        // Caught up, and no commit came while it waited: the turn ends. (A commit whose events it
+        // cannot read yet, on PostgreSQL because an older transaction still runs, keeps it waiting.)
+        if (events.length === 0 && quiet) break;
         const rendered = await renderEntities(ctx, events, options.publicUrl);
         for (const event of events) {
           const data = rendered.get(entityKey(event));
@@ -225,8 +228,7 @@ export function startWorker(options: WorkerOptions): Worker {
           return;
         }
         if (!(await flush())) return;
-        waited = events.length < 20;
-        if (waited) await nextCommit(LINGER_MS);
+        if (events.length < 20) quiet = !(await nextCommit(LINGER_MS));
       }
     }
     if (!(await flush())) return;
