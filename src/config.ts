@@ -11,6 +11,7 @@ export interface Config {
   publicUrl: string;
   /** Requests a minute per token. */
   rateLimit: number;
+  rateLimitUnauthenticated: number;
   webhookAllowPrivate: boolean;
   /** Days events and delivery attempts are kept (the feed's reach). */
   webhookRetentionDays: number;
@@ -105,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapToken,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
+    rateLimitUnauthenticated: integer(env, 'CAIRN_RATE_LIMIT_UNAUTHENTICATED', 100, 1, 1_000_000),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
     webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),

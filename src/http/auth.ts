@@ -11,17 +11,33 @@ function unauthenticated(detail: string, error?: string): AppError {
   return new AppError('unauthenticated', detail, undefined, { 'www-authenticate': challenge });
 }
 
+async function check(database: Database, request: FastifyRequest): Promise<Auth | AppError> {
+  const header = request.headers.authorization;
+  if (!header) return unauthenticated('Send an API token as Authorization: Bearer <token>');
+  const token = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)?.[1];
+  if (!token) return unauthenticated('The Authorization header must be Bearer <token>', 'invalid_request');
+  return (
+    (await authenticate(database.db, token)) ?? unauthenticated('The API token is not valid', 'invalid_token')
+  );
+}
+
+/**
+ * Looks at the token first (onRequest), then lets the rate limit count the request (by token, or by
+ * address when there is no valid one; http/rate-limit.ts), and only then answers a failure (preParsing,
+ * still before the body is read).
+ */
 export function registerAuth(app: FastifyInstance, database: Database): void {
   app.decorateRequest('auth', null);
+  const failures = new WeakMap<FastifyRequest, AppError>();
   app.addHook('onRequest', async (request) => {
     if (request.is404 || !request.routeOptions.url?.startsWith('/v1/')) return;
-    const header = request.headers.authorization;
-    if (!header) throw unauthenticated('Send an API token as Authorization: Bearer <token>');
-    const token = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)?.[1];
-    if (!token) throw unauthenticated('The Authorization header must be Bearer <token>', 'invalid_request');
-    const auth = await authenticate(database.db, token);
-    if (!auth) throw unauthenticated('The API token is not valid', 'invalid_token');
-    request.auth = auth;
+    const result = await check(database, request);
+    if (result instanceof AppError) failures.set(request, result);
+    else request.auth = result;
+  });
+  app.addHook('preParsing', async (request) => {
+    const failure = failures.get(request);
+    if (failure) throw failure;
   });
 }
 
