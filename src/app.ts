@@ -15,6 +15,7 @@ import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } f
 import { type Cursors, createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
+import { registerEtags } from './http/etag.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
@@ -141,6 +142,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   });
 
   registerAuth(app, database);
+  registerEtags(app);
   await registerRateLimit(app, config);
 
   await app.register(healthRoutes);

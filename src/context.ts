@@ -7,6 +7,7 @@ import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
 import { eventsCommitted } from './events/signal.ts';
+import type { Expected } from './preconditions.ts';
 
 export interface Actor {
   id: string;
@@ -26,6 +27,8 @@ export interface WorkspaceRef {
 export interface Auth {
   actor: Actor;
   workspace: WorkspaceRef;
+  /** The versions the request's If-Match expects of the resource it changes (preconditions.ts). */
+  expected?: Expected;
 }
 
 export interface Context extends Auth {

@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../modules/api-tokens/service.ts';
+import { expectedFrom } from '../preconditions.ts';
 import { AppError } from './errors.ts';
+import { entityTags } from './etag.ts';
 
 function unauthenticated(detail: string, error?: string): AppError {
   const challenge = error ? `Bearer realm="cairn", error="${error}"` : 'Bearer realm="cairn"';
@@ -33,7 +35,12 @@ export function registerAuth(app: FastifyInstance, database: Database): void {
     if (request.is404 || !request.routeOptions.url?.startsWith('/v1/')) return;
     const result = await check(database, request);
     if (result instanceof AppError) failures.set(request, result);
-    else request.auth = result;
+    else {
+      // A write's If-Match travels with its standing, for the service to check on the locked row.
+      const expected =
+        request.method === 'GET' ? undefined : expectedFrom(entityTags(request.headers['if-match']));
+      request.auth = expected === undefined ? result : { ...result, expected };
+    }
   });
   app.addHook('preParsing', async (request) => {
     const failure = failures.get(request);

@@ -10,6 +10,7 @@ import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/inde
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { EMPTY, fromInput, plainText } from '../../text/description.ts';
 import { slugFor } from '../../text/slug.ts';
 import * as groups from '../groups/lookup.ts';
@@ -33,6 +34,7 @@ export async function loadVisibleDocument(
     documentVisibility(ctx),
   ]);
   if (!row || !rule.sees(documentFacts(row))) throw notFound('Document');
+  if (forChange) checkVersion(ctx, 'document', row.updated_at);
   return row;
 }
 

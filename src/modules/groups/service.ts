@@ -11,6 +11,7 @@ import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
 import { groupRule } from './lookup.ts';
@@ -54,6 +55,7 @@ export async function loadVisibleGroup(
   if (!row) throw notFound(NOUN[kind]);
   const membership = await repo.membership(ctx.db, ctx.workspace.id, row.id, ctx.actor.id);
   if (!(await groupRule(ctx)).sees({ privacy: row.privacy, membership })) throw notFound(NOUN[kind]);
+  if (forChange) checkVersion(ctx, kind, row.updated_at);
   return { row, membership };
 }
 

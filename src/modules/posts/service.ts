@@ -8,6 +8,7 @@ import { listPage } from '../../db/listing.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { fromInput } from '../../text/description.ts';
 import { type Entity, loadEntity } from './entities.ts';
 import type { PostRow, ReactionRow } from './repository.ts';
@@ -60,7 +61,9 @@ export async function loadVisiblePost(ctx: Context, ref: string, forChange = fal
   );
   if (!row) throw notFound('Post');
   try {
-    return { row, entity: await loadEntity(ctx, row.entity_type as Entity['type'], row.entity_id) };
+    const entity = await loadEntity(ctx, row.entity_type as Entity['type'], row.entity_id);
+    if (forChange) checkVersion(ctx, 'post', row.updated_at);
+    return { row, entity };
   } catch (error) {
     if (error instanceof AppError && error.code === 'not_found') throw notFound('Post');
     throw error;

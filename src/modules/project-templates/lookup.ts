@@ -3,6 +3,7 @@
 import type { Context } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import * as groups from '../groups/lookup.ts';
 import { canSeeTemplate } from '../task-templates/policy.ts';
 import type { ProjectTemplateRow } from './repository.ts';
@@ -22,5 +23,6 @@ export async function loadVisibleProjectTemplate(
     groups.groupVisibility(ctx),
   ]);
   if (!row || !canSeeTemplate(row.owned_by_area_id, visibility)) throw notFound('Project template');
+  if (forChange) checkVersion(ctx, 'project template', row.updated_at);
   return row;
 }

@@ -11,6 +11,7 @@ import { setArchived } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import {
   type Description,
@@ -50,6 +51,7 @@ export async function loadVisibleProject(
   if (!row) throw notFound('Project');
   const teamIds = (await repo.teamsOf(ctx.db, ctx.workspace.id, [row.id])).get(row.id) ?? [];
   if (!(await projectVisibility(ctx)).sees(teamIds)) throw notFound('Project');
+  if (forChange) checkVersion(ctx, 'project', row.updated_at);
   return { row, teamIds };
 }
 

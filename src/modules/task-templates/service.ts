@@ -8,6 +8,7 @@ import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { EMPTY, fromInput } from '../../text/description.ts';
 import { type Anchors, resolveDate } from '../../text/relative-dates.ts';
@@ -33,6 +34,7 @@ export async function loadVisibleTaskTemplate(
     groups.groupVisibility(ctx),
   ]);
   if (!row || !canSeeTemplate(row.group_id, visibility)) throw notFound('Task template');
+  if (forChange) checkVersion(ctx, 'task template', row.updated_at);
   return row;
 }
 

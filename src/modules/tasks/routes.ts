@@ -4,6 +4,7 @@ import { inTransaction, readContext } from '../../context.ts';
 import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
+import { AppError } from '../../http/errors.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { runBatch } from './batch.ts';
@@ -63,6 +64,12 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
+      // One If-Match cannot name a version for each entry: refused rather than applied to all.
+      if (request.headers['if-match'] !== undefined) {
+        throw new AppError('validation_failed', 'If-Match applies to one task; send it with POST /v1/tasks', [
+          { path: '/headers/if-match', message: 'is not taken by a batch' },
+        ]);
+      }
       const p = parsePresentation(request.query, TASK_EXPANSIONS);
       return runBatch(database, auth(request), request.body.tasks, request.log, (ctx, saved) =>
         presentTasks(

@@ -6,6 +6,7 @@ import type { TaskStage, Visibility } from '../../db/types.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import { type Description, EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
@@ -40,6 +41,7 @@ export async function loadVisibleTask(ctx: Context, ref: string, forChange = fal
     taskVisibility(ctx),
   ]);
   if (!row || !rule.sees(taskFacts(row))) throw notFound('Task');
+  if (forChange) checkVersion(ctx, 'task', row.updated_at);
   return row;
 }
 
