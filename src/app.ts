@@ -16,6 +16,7 @@ import { type Cursors, createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
@@ -143,6 +144,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   registerAuth(app, database);
   registerEtags(app);
+  registerIdempotency(app, database);
   await registerRateLimit(app, config);
 
   await app.register(healthRoutes);

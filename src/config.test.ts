@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 
-test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute', () => {
+test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per token, 100 per address without one', () => {
   const c = loadConfig({});
   assert.deepEqual(c, {
     host: '127.0.0.1',
@@ -13,6 +13,7 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute', () =
     bootstrapToken: undefined,
     publicUrl: 'http://127.0.0.1:8080',
     rateLimit: 1000,
+    rateLimitUnauthenticated: 100,
     webhookAllowPrivate: false,
     webhookRetentionDays: 7,
     webhookWorker: true,

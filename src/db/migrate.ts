@@ -11,6 +11,7 @@ import * as taskCounts from './migrations/0004_task_counts.ts';
 import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
 import * as documentsTemplates from './migrations/0006_documents_templates.ts';
 import * as webhooks from './migrations/0007_webhooks.ts';
+import * as idempotency from './migrations/0008_idempotency.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0005_member_task_counts': memberTaskCounts,
   '0006_documents_templates': documentsTemplates,
   '0007_webhooks': webhooks,
+  '0008_idempotency': idempotency,
 };
 
 class Provider implements MigrationProvider {

@@ -386,6 +386,21 @@ export interface WebhookReplaysTable {
   created_at: Timestamp;
 }
 
+export interface IdempotencyKeysTable {
+  token_id: string;
+  key: string;
+  method: string;
+  path: string;
+  body_hash: string;
+  /** null while the first request runs. */
+  status_code: number | null;
+  /** JSON object of the headers replayed (content-type, etag, location). */
+  response_headers: string | null;
+  /** null when the answer held a secret shown only once (it is not kept). */
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   instance_settings: InstanceSettingsTable;
   workspaces: WorkspacesTable;
@@ -414,4 +429,5 @@ export interface DB {
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_replays: WebhookReplaysTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

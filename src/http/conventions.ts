@@ -75,7 +75,55 @@ export function documentRoute({ schema, url }: { schema: unknown; url: string })
 /** The whole document without validation-only keywords (`lowercase`): JSON Schema and OpenAPI alone. */
 export function documentObject(document: object) {
   const { openapiObject } = document as { openapiObject: unknown };
-  return withoutKeyword(openapiObject, 'lowercase') as never;
+  return withHeaders(withoutKeyword(openapiObject, 'lowercase')) as never;
+}
+
+// The request headers every /v1 operation of a method takes (http/idempotency.ts, http/etag.ts), so
+// that generated clients can send them.
+const HEADERS: Record<string, { name: string; description: string; schema: object }[]> = {
+  get: [
+    {
+      name: 'If-None-Match',
+      description: 'An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent.',
+      schema: { type: 'string' },
+    },
+  ],
+  post: [
+    {
+      name: 'Idempotency-Key',
+      description:
+        'Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+    {
+      name: 'If-Match',
+      description: 'An ETag of the resource this request changes: 412 when it changed since.',
+      schema: { type: 'string' },
+    },
+  ],
+  delete: [
+    {
+      name: 'If-Match',
+      description: 'An ETag of the resource: 412 when it changed since, and it is not deleted.',
+      schema: { type: 'string' },
+    },
+  ],
+};
+
+function withHeaders(doc: unknown): unknown {
+  const paths = (doc as { paths?: Record<string, Record<string, { parameters?: object[] }>> }).paths ?? {};
+  for (const [path, operations] of Object.entries(paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      const headers = HEADERS[method];
+      if (!headers) continue;
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        ...headers.map((h) => ({ in: 'header', required: false, ...h })),
+      ];
+    }
+  }
+  return doc;
 }
 
 function withoutKeyword(value: unknown, keyword: string): unknown {
@@ -101,6 +149,17 @@ Unknown body fields and unknown query parameters are \`400\`. \`POST\` on a coll
 or updates when the body has an \`id\` (\`200\`): fields present replace, \`null\` clears, absent fields
 stay. Path ids take the UUID or the publicId. Times are ISO 8601 UTC with milliseconds; inputs take
 any offset, or epoch milliseconds.
+
+## Retries, caching and concurrency
+Send \`Idempotency-Key\` (1–255 visible ASCII characters) with a \`POST\` to make retries safe: the same
+key, token and body within 24 hours answer with the first status, body and \`ETag\`
+(\`Idempotent-Replayed: true\`) and do nothing again; another body with the key is
+\`422 idempotency_key_reused\`, and the key while the first request still runs is \`409 conflict\`.
+A single resource's answer carries an \`ETag\`; \`If-None-Match\` on \`GET\` answers \`304\` while
+nothing in it changed, and \`If-Match\` on a write or \`DELETE\` is \`412 precondition_failed\` (nothing
+changed) when the resource changed since. Each token may make \`RateLimit-Limit\` requests a minute
+(\`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); beyond it, \`429 rate_limited\` with
+\`Retry-After\`.
 
 ## Errors
 Every error is RFC 9457 problem details (\`application/problem+json\`):

@@ -13,6 +13,7 @@ export default async function apiTokenRoutes(app: App): Promise<void> {
   app.post(
     '/v1/api-tokens',
     {
+      config: { secretInAnswer: true },
       schema: {
         tags,
         operationId: 'createApiToken',

@@ -43,6 +43,7 @@ export default async function webhookRoutes(app: App): Promise<void> {
   app.post(
     '/v1/webhooks/subscribe',
     {
+      config: { secretInAnswer: true },
       schema: {
         tags,
         operationId: 'subscribeWebhook',

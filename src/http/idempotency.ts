@@ -1,0 +1,137 @@
+// Idempotency-Key on POST (decisions §8). The first request with a key runs and its answer is kept in
+// the database for 24 hours with the token, method, path and a digest of the body, so a retry from any
+// process gets the same status, headers and body without the work being done again
+// (`Idempotent-Replayed: true`). The same key with another method, path or body is 422
+// idempotency_key_reused; while the first request still runs it is 409 conflict. A 5xx is not kept (the
+// retry runs again). Keys are 1–255 visible ASCII characters.
+//
+// The answer is stored just after the change committed, not in its transaction: a process that dies in
+// between leaves the key "running", and after IN_FLIGHT_MS a retry takes it over and runs again.
+import { hash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { now } from '../context.ts';
+import * as store from '../db/idempotency.ts';
+import type { Database } from '../db/index.ts';
+import { AppError } from './errors.ts';
+
+export const KEEP_MS = 24 * 3600_000;
+const IN_FLIGHT_MS = 60_000;
+const PURGE_EVERY_MS = 3600_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+/** Headers that are part of the answer; the rest (request id, rate limit) belong to each request. */
+const REPLAYED = ['content-type', 'etag', 'location'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The answer holds a secret shown once (a token, a signing secret): its body is not kept. */
+    secretInAnswer?: boolean;
+  }
+}
+
+const claims = new WeakMap<FastifyRequest, { tokenId: string; key: string }>();
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !KEY.test(header)) {
+    throw new AppError(
+      'validation_failed',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once',
+      [{ path: '/headers/idempotency-key', message: 'must be 1 to 255 visible ASCII characters' }],
+    );
+  }
+  return header;
+}
+
+function reused(): AppError {
+  return new AppError(
+    'idempotency_key_reused',
+    'This Idempotency-Key was used with another request (method, path or body); use a new key',
+  );
+}
+
+export function registerIdempotency(app: FastifyInstance, database: Database): void {
+  const { db } = database;
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.auth) return;
+    const key = keyOf(request);
+    if (key === undefined) return;
+    const claim: store.Claim = {
+      tokenId: request.auth.actor.tokenId,
+      key,
+      method: request.method,
+      path: request.url,
+      bodyHash: hash('sha256', JSON.stringify(request.body ?? null), 'base64url'),
+    };
+    const at = now();
+    if (await store.claimKey(db, claim, at)) {
+      claims.set(request, claim);
+      return;
+    }
+    const seen = await store.findKey(db, claim.tokenId, key);
+    const age = seen ? Date.parse(at) - Date.parse(String(seen.created_at)) : 0;
+    const expired = seen !== undefined && age >= KEEP_MS;
+    if (seen && !expired) {
+      if (seen.method !== claim.method || seen.path !== claim.path || seen.body_hash !== claim.bodyHash) {
+        throw reused();
+      }
+      if (seen.status_code === null && age < IN_FLIGHT_MS) {
+        throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+      }
+      if (seen.status_code !== null) {
+        if (seen.response_body === null) {
+          throw new AppError(
+            'conflict',
+            `The first request with this Idempotency-Key succeeded (${seen.status_code}); its answer held a secret that is shown only once, so it is not kept`,
+          );
+        }
+        const headers = JSON.parse(seen.response_headers ?? '{}') as Record<string, string>;
+        for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(seen.status_code).send(seen.response_body);
+      }
+    }
+    // Gone (purged between the two looks), expired, or abandoned by a process that died: take it over.
+    const taken = seen ? await store.retakeKey(db, claim, seen, at) : await store.claimKey(db, claim, at);
+    if (!taken)
+      throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+    claims.set(request, claim);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = claims.get(request);
+    if (!claim) return payload;
+    claims.delete(request);
+    try {
+      if (reply.statusCode >= 500 || typeof payload !== 'string') {
+        await store.releaseKey(db, claim.tokenId, claim.key);
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const secret = request.routeOptions.config.secretInAnswer === true && reply.statusCode < 300;
+      await store.saveAnswer(db, claim.tokenId, claim.key, {
+        status: reply.statusCode,
+        headers,
+        body: secret ? null : payload,
+      });
+    } catch (error) {
+      // The answer still goes out; a retry with this key waits out IN_FLIGHT_MS, then runs again.
+      request.log.error({ err: error }, 'cannot keep the answer of an idempotent request');
+    }
+    return payload;
+  });
+
+  // Keys older than 24 hours are purged by whichever process gets there (it is the same work).
+  const timer = setInterval(() => {
+    const before = new Date(Date.now() - KEEP_MS).toISOString();
+    store
+      .purgeKeys(db, before, 10_000)
+      .catch((error) => app.log.error({ err: error }, 'cannot purge idempotency keys'));
+  }, PURGE_EVERY_MS).unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}
