@@ -61,6 +61,28 @@ export type App = FastifyInstance<
 >;
 
 export const BODY_LIMIT = 2 * 1024 * 1024;
+/** No request shape nests deeper than a few levels; far deeper bodies overflowed validation (500). */
+const MAX_DEPTH = 32;
+
+/** How deep a JSON text nests (arrays and objects), counted without recursion; strings are skipped. */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return deepest;
+}
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -115,6 +137,14 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   ) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    if (nestingOf(text) > MAX_DEPTH) {
+      return done(
+        new AppError('validation_failed', `The body nests deeper than ${MAX_DEPTH} levels`, [
+          { path: '/body', message: `nests deeper than ${MAX_DEPTH} levels` },
+        ]),
+        undefined,
+      );
+    }
     try {
       done(null, JSON.parse(text));
     } catch (error) {

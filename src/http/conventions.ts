@@ -85,7 +85,7 @@ const HEADERS: Record<string, { name: string; description: string; schema: objec
     {
       name: 'If-None-Match',
       description: 'An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent.',
-      schema: { type: 'string' },
+      schema: { type: 'string', maxLength: 1024 },
     },
   ],
   post: [
@@ -98,14 +98,14 @@ const HEADERS: Record<string, { name: string; description: string; schema: objec
     {
       name: 'If-Match',
       description: 'An ETag of the resource this request changes: 412 when it changed since.',
-      schema: { type: 'string' },
+      schema: { type: 'string', maxLength: 1024 },
     },
   ],
   delete: [
     {
       name: 'If-Match',
       description: 'An ETag of the resource: 412 when it changed since, and it is not deleted.',
-      schema: { type: 'string' },
+      schema: { type: 'string', maxLength: 1024 },
     },
   ],
 };
