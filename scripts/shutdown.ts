@@ -20,7 +20,7 @@ function log(line: string) {
 async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
   const db = await scratchDatabase(dialect, ADMIN);
   const receiver = await startReceiver();
-  receiver.answer('/slow', () => ({ status: 200, delayMs: 300 }));
+  receiver.answer('/slow', () => ({ status: 200, delayMs: 50 }));
   const port = await freePort();
   let server = await startServer(db.url, port);
   try {
@@ -83,7 +83,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
       if (res?.status !== 200) missing++;
     }
     const delivered = await receiver
-      .waitFor('/slow', acknowledged.length, 120_000)
+      .waitFor('/slow', acknowledged.length, 240_000)
       .then((got) => new Set(got.map((r) => r.json.data.id)))
       .catch(() => new Set(receiver.received.map((r) => r.json?.data?.id)));
     const undelivered = acknowledged.filter((id) => !delivered.has(id)).length;
