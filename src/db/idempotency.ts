@@ -12,21 +12,24 @@ export interface Claim {
   bodyHash: string;
 }
 
+/** A key taken by a request that is running (no answer yet). */
+function running(c: Claim, at: string) {
+  return {
+    method: c.method,
+    path: c.path,
+    body_hash: c.bodyHash,
+    status_code: null,
+    response_headers: null,
+    response_body: null,
+    created_at: at,
+  };
+}
+
 /** Takes the key for a first request; false when a row for it exists already. */
 export async function claimKey(db: Kysely<DB>, c: Claim, at: string): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({
-      token_id: c.tokenId,
-      key: c.key,
-      method: c.method,
-      path: c.path,
-      body_hash: c.bodyHash,
-      status_code: null,
-      response_headers: null,
-      response_body: null,
-      created_at: at,
-    })
+    .values({ token_id: c.tokenId, key: c.key, ...running(c, at) })
     .onConflict((oc) => oc.columns(['token_id', 'key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -53,15 +56,7 @@ export async function retakeKey(
 ): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({
-      method: c.method,
-      path: c.path,
-      body_hash: c.bodyHash,
-      status_code: null,
-      response_headers: null,
-      response_body: null,
-      created_at: at,
-    })
+    .set(running(c, at))
     .where('token_id', '=', c.tokenId)
     .where('key', '=', c.key)
     .where('created_at', '=', seen.created_at)
