@@ -11,6 +11,7 @@ import type { Auth } from './context.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
 import { registerAuth } from './http/auth.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } from './http/conventions.ts';
 import { type Cursors, createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
@@ -98,6 +99,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
     bodyLimit: BODY_LIMIT,
+    clientErrorHandler,
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

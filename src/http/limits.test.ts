@@ -59,3 +59,23 @@ test('over-large and over-deep bodies are refused with problem+json', async () =
   const fine = await f.owner.post('/v1/teams', { name: '[[[{{{ "quoted" \\ ]]]' });
   assert.equal(fine.status, 201, JSON.stringify(fine.body));
 });
+
+test('a URL over the 16 KiB header limit is a problem+json 400 too, from a real socket', async () => {
+  const address = await f.app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const res = await fetch(`${address}/v1/tasks/search?name=${'x'.repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${f.ws.token}` },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('content-type'), 'application/problem+json');
+    const body = await res.json();
+    assert.equal(body.code, 'validation_failed');
+    assert.match(body.detail, /over 16 KiB/);
+    const fine = await fetch(`${address}/v1/tasks/search?name=${'x'.repeat(200)}`, {
+      headers: { authorization: `Bearer ${f.ws.token}` },
+    });
+    assert.equal(fine.status, 200);
+  } finally {
+    await f.app.server.close();
+  }
+});
