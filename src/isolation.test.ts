@@ -13,9 +13,14 @@ const viewer = await f.newUser('member', 'Vera Viewer');
 const insider = await f.newUser('member', 'Ian Insider');
 const guest = await f.newUser('guest', 'Gus Guest');
 
+/** publicIds of what was made, by id (tasks have numbers, teams and projects short codes). */
+const publicIds = new Map<string, string>();
+
 async function made(as: Client, url: string, body: unknown): Promise<string> {
   const res = await as.post(url, body);
   assert.ok(res.status === 200 || res.status === 201, `${url}: ${JSON.stringify(res.body)}`);
+  if (res.body.publicId !== undefined && res.body.publicId !== null)
+    publicIds.set(res.body.id, String(res.body.publicId));
   return res.body.id;
 }
 
@@ -116,6 +121,18 @@ describe('isolation, generated from the route table', () => {
           ['another workspace', (foreign as Record<string, string>)[op.kind]],
           ['a private team', hidden[op.kind]],
         ];
+        // A private team's thing by its publicId reads as a publicId that does not exist.
+        const hiddenPublic = hidden[op.kind] && publicIds.get(hidden[op.kind]!);
+        if (hiddenPublic) {
+          const missingPublic = normalized(await call(/^\d+$/.test(hiddenPublic) ? '999999' : 'ZZNOPE'));
+          const got = normalized(await call(hiddenPublic));
+          assert.deepEqual(
+            got,
+            missingPublic,
+            `${op.method} ${op.path} with a private team's publicId differs`,
+          );
+          compared.push(`${op.method} ${op.path} publicId`);
+        }
         for (const [what, id] of candidates) {
           if (!id) continue;
           const got = normalized(await call(id));
@@ -128,6 +145,8 @@ describe('isolation, generated from the route table', () => {
         }
       }
       assert.ok(compared.length >= 40, `only ${compared.length} comparisons`);
+      const byPublicId = compared.filter((c) => c.endsWith('publicId')).length;
+      assert.ok(byPublicId >= 10, `only ${byPublicId} comparisons by publicId`);
     });
   }
 
