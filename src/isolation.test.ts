@@ -150,17 +150,44 @@ describe('isolation, generated from the route table', () => {
     });
   }
 
+  test('names of things out of sight are not found by any search, and totals do not count them', async () => {
+    const searches = (word: string) => [
+      viewer.api.get(`/v1/tasks/search?name=${word}`),
+      viewer.api.get(`/v1/projects/search?name=${word}`),
+      viewer.api.get(`/v1/documents/search?name=${word}`),
+      viewer.api.get(`/v1/teams/search?name=${word}`),
+      guest.api.get(`/v1/tasks/search?name=${word}`),
+    ];
+    const none = (await Promise.all(searches('Nowhereword'))).map(normalized);
+    assert.deepEqual(
+      none.map((r) => [r.status, r.body.total]),
+      none.map(() => [200, 0]),
+    );
+    for (const word of ['Vault', 'Their', 'Theirs', 'Iso']) {
+      const got = (await Promise.all(searches(word))).map(normalized);
+      assert.deepEqual(got, none, `a search for "${word}" finds something out of sight`);
+    }
+    // The insider does find them: the searches are not simply broken.
+    const seen = await insider.api.get('/v1/tasks/search?name=Vault');
+    assert.equal(seen.body.total, 1);
+  });
+
   test('ids of things out of sight, in bodies and filters, read as missing ones', async () => {
     const uses = (id: string) => [
       viewer.api.post('/v1/tasks?expand=none', { name: 'Probe', teamId: id }),
       viewer.api.post('/v1/tasks?expand=none', { id, name: 'Probe' }),
       viewer.api.post('/v1/posts', { entityType: 'task', entityId: id, content: 'Probe' }),
-      viewer.api.get(`/v1/tasks/search?teamId=${id}&includeTotal=true`),
-      viewer.api.get(`/v1/tasks/search?projectId=${id}&includeTotal=true`),
-      viewer.api.get(`/v1/documents/search?teamId=${id}&includeTotal=true`),
+      viewer.api.get(`/v1/tasks/search?teamId=${id}`),
+      viewer.api.get(`/v1/tasks/search?projectId=${id}`),
+      viewer.api.get(`/v1/documents/search?teamId=${id}`),
       viewer.api.get(`/v1/posts/list?entityType=task&entityId=${id}`),
     ];
     const missing = (await Promise.all(uses(MISSING))).map(normalized);
+    // The baseline is real answers: refusals naming the field, and empty searches.
+    assert.deepEqual(
+      missing.map((r) => r.status),
+      [400, 404, 404, 200, 200, 200, 404],
+    );
     for (const id of [
       foreign.tasks,
       foreign.teams,
