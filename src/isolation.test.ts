@@ -172,6 +172,24 @@ describe('isolation, generated from the route table', () => {
     assert.equal(seen.body.total, 1);
   });
 
+  test('expansions never show what is out of sight', async () => {
+    const open = await made(insider.api, '/v1/teams', { name: 'Open door', members: [{ id: viewer.id }] });
+    const task = await made(insider.api, '/v1/tasks?expand=none', {
+      name: 'Open task in a vault project',
+      teamId: open,
+      projectId: await made(insider.api, '/v1/projects?expand=none', {
+        name: 'Vault project two',
+        teamIds: [vault],
+      }),
+    });
+    const seen = await viewer.api.get(`/v1/tasks/${task}`);
+    assert.equal(seen.status, 200);
+    const text = JSON.stringify(seen.body);
+    assert.equal(text.includes('Vault'), false, text);
+    const insiderView = JSON.stringify((await insider.api.get(`/v1/tasks/${task}`)).body);
+    assert.equal(insiderView.includes('Vault project two'), true);
+  });
+
   test('ids of things out of sight, in bodies and filters, read as missing ones', async () => {
     const uses = (id: string) => [
       viewer.api.post('/v1/tasks?expand=none', { name: 'Probe', teamId: id }),
