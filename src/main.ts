@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startWebhookWorker } from './events/worker.ts';
+import { startWebhookWorker, type Worker } from './events/worker.ts';
 import { bootstrap } from './modules/workspaces/service.ts';
 
 function fail(message: string): never {
@@ -38,15 +38,10 @@ if (created) {
 }
 
 const app = await buildApp({ config, database });
-try {
-  await app.listen({ host: config.host, port: config.port });
-} catch (error) {
-  await database.close().catch(() => {});
-  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
-}
-app.log.info({ database: database.description }, 'cairn is ready');
-const worker = config.webhookWorker ? startWebhookWorker(database, config, app.log) : undefined;
+let worker: Worker | undefined;
 
+// The signal handlers are in place before the server listens: a SIGTERM that comes as soon as the
+// port is open (an orchestrator that changed its mind) still shuts down cleanly, with exit code 0.
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -67,3 +62,15 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (error) {
+  if (stopping) await new Promise(() => {}); // shutdown() exits
+  await database.close().catch(() => {});
+  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+}
+if (!stopping) {
+  app.log.info({ database: database.description }, 'cairn is ready');
+  worker = config.webhookWorker ? startWebhookWorker(database, config, app.log) : undefined;
+}
