@@ -150,7 +150,8 @@ const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'),
 async function startServer(url: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, START_ARGS, {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info' },
+    // The bench measures capacity, not the per-token budget (1,000 a minute by default).
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', CAIRN_RATE_LIMIT: '1000000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
