@@ -9,7 +9,7 @@
 
 import { openDatabase } from '../src/db/index.ts';
 import { type Received, startReceiver } from '../src/test/receiver.ts';
-import { api, freePort, type Server, scratchDatabase, startServer } from './servers.ts';
+import { api, freePort, runProof, type Server, scratchDatabase, startServer } from './servers.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 10);
 const ADMIN = process.env.CRASH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -141,8 +141,4 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-const results: boolean[] = [];
-if (which === 'sqlite' || which === 'both') results.push(await run('sqlite'));
-if (which === 'postgres' || which === 'both') results.push(await run('postgres'));
-log(results.every(Boolean) ? 'crash:webhooks passed' : 'crash:webhooks FAILED');
-process.exit(results.every(Boolean) ? 0 : 1);
+await runProof('crash:webhooks', which, run);

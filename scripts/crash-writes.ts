@@ -9,7 +9,7 @@
 // CRASH_DATABASE=sqlite|postgres|both (default both).
 import { DatabaseSync } from 'node:sqlite';
 import { openDatabase } from '../src/db/index.ts';
-import { api, freePort, type Server, scratchDatabase, startServer } from './servers.ts';
+import { api, freePort, runProof, type Server, scratchDatabase, startServer } from './servers.ts';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const ADMIN = process.env.CRASH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -177,8 +177,4 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-const results: boolean[] = [];
-if (which === 'sqlite' || which === 'both') results.push(await run('sqlite'));
-if (which === 'postgres' || which === 'both') results.push(await run('postgres'));
-log(results.every(Boolean) ? 'crash:writes passed' : 'crash:writes FAILED');
-process.exit(results.every(Boolean) ? 0 : 1);
+await runProof('crash:writes', which, run);

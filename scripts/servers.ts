@@ -137,3 +137,21 @@ export async function api(
     return null;
   }
 }
+
+/**
+ * Runs a proof on each database `which` names (sqlite, postgres or both), then says whether it held
+ * and exits non-zero when it did not.
+ */
+export async function runProof(
+  name: string,
+  which: string,
+  run: (dialect: 'sqlite' | 'postgres') => Promise<boolean>,
+): Promise<never> {
+  const results: boolean[] = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (which === dialect || which === 'both') results.push(await run(dialect));
+  }
+  const held = results.every(Boolean);
+  process.stderr.write(`${name} ${held ? 'passed' : 'FAILED'}\n`);
+  process.exit(held ? 0 : 1);
+}

@@ -8,7 +8,7 @@
 // SHUTDOWN_DATABASE=sqlite|postgres|both (default both).
 import { openDatabase } from '../src/db/index.ts';
 import { startReceiver } from '../src/test/receiver.ts';
-import { api, freePort, scratchDatabase, startServer, TOKEN } from './servers.ts';
+import { api, freePort, runProof, scratchDatabase, startServer, TOKEN } from './servers.ts';
 
 const ADMIN = process.env.SHUTDOWN_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const which = process.env.SHUTDOWN_DATABASE ?? 'both';
@@ -100,8 +100,4 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-const results: boolean[] = [];
-if (which === 'sqlite' || which === 'both') results.push(await run('sqlite'));
-if (which === 'postgres' || which === 'both') results.push(await run('postgres'));
-log(results.every(Boolean) ? 'proof:shutdown passed' : 'proof:shutdown FAILED');
-process.exit(results.every(Boolean) ? 0 : 1);
+await runProof('proof:shutdown', which, run);

@@ -6,7 +6,7 @@
 // SOAK_DATABASE=sqlite|postgres|both (default both).
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { api, freePort, scratchDatabase, startServer, TOKEN } from './servers.ts';
+import { api, freePort, runProof, scratchDatabase, startServer, TOKEN } from './servers.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const PROBE = Number(process.env.SOAK_PROBE_SECONDS ?? 15);
@@ -112,8 +112,4 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
   }
 }
 
-const results: boolean[] = [];
-if (which === 'sqlite' || which === 'both') results.push(await run('sqlite'));
-if (which === 'postgres' || which === 'both') results.push(await run('postgres'));
-log(results.every(Boolean) ? 'soak passed' : 'soak FAILED');
-process.exit(results.every(Boolean) ? 0 : 1);
+await runProof('soak', which, run);
