@@ -156,17 +156,7 @@ export function startWorker(options: WorkerOptions): Worker {
             };
       const ok = outcome.error === null;
       // A replay that gets through brings a disabled subscription back, from where it stopped.
-      const revive: Partial<SubscriptionRow> =
-        ok && sub.state === 'disabled'
-          ? {
-              state: 'active',
-              disabled_reason: null,
-              disabled_at: null,
-              attempts: 0,
-              failing_since: null,
-              next_attempt_at: null,
-            }
-          : {};
+      const revive: Partial<SubscriptionRow> = ok && sub.state === 'disabled' ? queue.IN_GOOD_STANDING : {};
       const attempt = attemptOf(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
       if (!(await queue.record(db, sub, owner, at, attempt, revive))) return;
       await queue.dropReplay(db, sub, replay.id);

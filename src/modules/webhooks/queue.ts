@@ -13,6 +13,16 @@ export type { ReplayRow, SubscriptionRow } from './repository.ts';
 
 export const LEASE_MS = 60_000;
 
+/** A subscription in good standing: active, nothing failing, nothing waiting (new, or revived). */
+export const IN_GOOD_STANDING = {
+  state: 'active',
+  disabled_reason: null,
+  disabled_at: null,
+  attempts: 0,
+  failing_since: null,
+  next_attempt_at: null,
+} as const satisfies Partial<SubscriptionRow>;
+
 function plus(at: string, ms: number): string {
   return new Date(Date.parse(at) + ms).toISOString();
 }

@@ -10,6 +10,7 @@ import { head } from '../../events/stream.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
 import { canManageSubscription } from './policy.ts';
+import { IN_GOOD_STANDING } from './queue.ts';
 import type { DeliveryRow, SubscriptionRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { WebhookSubscribeBody } from './schema.ts';
@@ -51,12 +52,7 @@ export async function subscribe(
     created_by_id: ctx.actor.id,
     cursor_tx: start.tx,
     cursor_seq: start.seq,
-    state: 'active',
-    disabled_reason: null,
-    disabled_at: null,
-    attempts: 0,
-    failing_since: null,
-    next_attempt_at: null,
+    ...IN_GOOD_STANDING,
     lease_owner: null,
     lease_until: null,
     created_at: at,
