@@ -51,7 +51,11 @@ async function shutdown(signal: string): Promise<void> {
   // keep-alive connection that was busy at that moment would then sit idle for the keep-alive
   // timeout (72 s) before the process could exit: answers from now on say `Connection: close`, and
   // connections that fall idle are closed as they do.
-  app.server.on('request', (_req, res) => res.setHeader('connection', 'close'));
+  // Ahead of Fastify's own listener, which may already have answered (503 while closing): setting a
+  // header after that threw, uncaught, and the process died with the shutdown half done.
+  app.server.prependListener('request', (_req, res) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+  });
   const idle = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
   clearInterval(idle);
