@@ -12,6 +12,7 @@ import { isUuid } from './http/ids.ts';
 import { issueTokenForEmail } from './modules/api-tokens/service.ts';
 import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
 import { seed } from './seed/seed.ts';
+import { transfer } from './transfer/command.ts';
 
 const USAGE = `usage: cairn <command>
 
@@ -26,6 +27,13 @@ commands:
                                             fill a workspace (default: the first) with demo data
   worker                                    deliver webhooks until SIGTERM (for a server running
                                             with CAIRN_WEBHOOK_WORKER=false)
+  export --out FILE [--workspace ID]        write a workspace (default: all) as JSON Lines, from one
+                                            snapshot (safe while the server runs)
+  import FILE                               load an export into this database, all or nothing;
+                                            workspaces already here are skipped
+  backup --out FILE                         SQLite: a consistent copy of the live database
+  restore FILE [--force]                    SQLite: replace the database with a backup (stop the
+                                            server first; --force when it holds workspaces)
 
 The database is DATABASE_URL (default: ./data/cairn.db).`;
 
@@ -151,6 +159,11 @@ async function main(argv: string[]): Promise<void> {
     } finally {
       await database.close();
     }
+    return;
+  }
+
+  if (command === 'export' || command === 'import' || command === 'backup' || command === 'restore') {
+    await transfer(config, argv.slice(1), command);
     return;
   }
 

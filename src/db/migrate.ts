@@ -69,3 +69,6 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
+
+/** The names of every migration this version knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);

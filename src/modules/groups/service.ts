@@ -214,7 +214,7 @@ async function writeLabels(
 }
 
 /** The groups' search index (names), written by every path that names a group. */
-const INDEX = plainIndex<GroupRow>(SEARCH_TARGETS.groups, (row) => ({ name: row.name }));
+export const GROUP_INDEX = plainIndex<GroupRow>(SEARCH_TARGETS.groups, (row) => ({ name: row.name }));
 
 async function checkPublicId(ctx: Context, publicId: string, except?: string): Promise<string> {
   const upper = publicId.toUpperCase();
@@ -265,7 +265,7 @@ export async function upsertGroup(
   ]);
   await writeStatuses(ctx, row.id, body.taskStatuses ?? DEFAULT_STATUSES, [], at);
   await writeLabels(ctx, row.id, body.taskLabels ?? [], [], at);
-  await INDEX.write(ctx, row);
+  await GROUP_INDEX.write(ctx, row);
   await recordEvent(ctx, `${kind}.created`, row.id, at);
   return { row, created: true };
 }
@@ -298,7 +298,7 @@ async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: Are
     const existing = await repo.labelsOf(ctx.db, ctx.workspace.id, [row.id]);
     await writeLabels(ctx, row.id, body.taskLabels, existing, at);
   }
-  if (changes.name !== undefined && changes.name !== current.name) await INDEX.write(ctx, row);
+  if (changes.name !== undefined && changes.name !== current.name) await GROUP_INDEX.write(ctx, row);
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return row;
 }

@@ -111,7 +111,7 @@ function describe(input: DescriptionInput | null | undefined) {
 }
 
 /** The projects' search index, written by every path that changes a name or description. */
-const INDEX = plainIndex<ProjectRow>(SEARCH_TARGETS.projects, (row) => ({
+export const PROJECT_INDEX = plainIndex<ProjectRow>(SEARCH_TARGETS.projects, (row) => ({
   name: row.name,
   description: plainText(row.description_html),
 }));
@@ -195,7 +195,7 @@ async function insertNew(
     updated_at: at,
   });
   await repo.replaceTeams(ctx.db, ctx.workspace.id, row.id, groupIds);
-  await INDEX.write(ctx, row);
+  await PROJECT_INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.created', row.id, at);
   return { row, teamIds: groupIds };
 }
@@ -262,7 +262,7 @@ async function updateProject(
   }
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
   const row = { ...current.row, ...changes };
-  if (changes.name !== undefined || changes.description_html !== undefined) await INDEX.write(ctx, row);
+  if (changes.name !== undefined || changes.description_html !== undefined) await PROJECT_INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.updated', row.id, at);
   return { row, teamIds };
 }

@@ -12,7 +12,7 @@ import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 /** The users' search index (names: assigneeName, ownerName), written on creation and every rename. */
-const INDEX = plainIndex<UserRow>(SEARCH_TARGETS.users, (row) => ({ name: row.name }));
+export const USER_INDEX = plainIndex<UserRow>(SEARCH_TARGETS.users, (row) => ({ name: row.name }));
 
 export interface NewUser {
   name: string;
@@ -46,7 +46,7 @@ export async function insertUser(
     created_at: at,
     updated_at: at,
   });
-  await INDEX.write({ db, search }, row);
+  await USER_INDEX.write({ db, search }, row);
   return row;
 }
 
@@ -77,7 +77,7 @@ export async function updateUser(
   }
   await repo.updateUser(ctx.db, ctx.workspace.id, current.id, changes);
   const row = { ...current, ...changes };
-  if (changes.name !== undefined) await INDEX.write(ctx, row);
+  if (changes.name !== undefined) await USER_INDEX.write(ctx, row);
   return row;
 }
 
