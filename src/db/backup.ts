@@ -7,6 +7,9 @@ import { MIGRATION_NAMES } from './migrate.ts';
 
 export class BackupError extends Error {}
 
+/** A step size no database reaches (node:sqlite takes no -1): the whole copy in one step. */
+const ALL_PAGES = 2_147_483_647;
+
 /** Checks a SQLite file: intact, and of a schema this Cairn knows. Returns its schema version. */
 export function checkSqliteFile(path: string): string {
   let db: DatabaseSync;
@@ -18,7 +21,9 @@ export function checkSqliteFile(path: string): string {
   try {
     const check = db.prepare('pragma integrity_check').all() as { integrity_check: string }[];
     if (check.length !== 1 || check[0]!.integrity_check !== 'ok') {
-      throw new BackupError(`${path} fails its integrity check: ${check.map((r) => r.integrity_check).join('; ')}`);
+      throw new BackupError(
+        `${path} fails its integrity check: ${check.map((r) => r.integrity_check).join('; ')}`,
+      );
     }
     let schema: string | undefined;
     try {
@@ -31,7 +36,9 @@ export function checkSqliteFile(path: string): string {
     }
     if (!schema) throw new BackupError(`${path} is not a Cairn database`);
     if (!MIGRATION_NAMES.includes(schema)) {
-      throw new BackupError(`${path} is of schema ${schema}, newer than this Cairn knows: upgrade Cairn first`);
+      throw new BackupError(
+        `${path} is of schema ${schema}, newer than this Cairn knows: upgrade Cairn first`,
+      );
     }
     return schema;
   } catch (error) {
@@ -50,9 +57,10 @@ export async function backupSqlite(from: string, to: string): Promise<{ pages: n
   const source = new DatabaseSync(from);
   try {
     source.exec('pragma busy_timeout = 5000');
-    // The default copies 100 pages a step and lets writers in between steps; a writer's change
-    // restarts the copy, which SQLite finishes once it catches up.
-    const pages = await backup(source, partial);
+    // All pages in one step, under one read snapshot. In steps (the default, 100 pages),
+    // every write the server commits in between restarts the copy: under steady writes it never ends.
+    // In WAL mode the one long read blocks no writer.
+    const pages = await backup(source, partial, { rate: ALL_PAGES });
     const schema = checkSqliteFile(partial);
     renameSync(partial, to);
     return { pages, schema };
@@ -82,7 +90,7 @@ export async function restoreSqlite(from: string, to: string): Promise<{ pages: 
   const schema = checkSqliteFile(from);
   const source = new DatabaseSync(from, { readOnly: true });
   try {
-    const pages = await backup(source, to);
+    const pages = await backup(source, to, { rate: ALL_PAGES });
     return { pages, schema };
   } finally {
     source.close();

@@ -3,6 +3,7 @@
 // starting at once migrate exactly once.
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { isUniqueViolation } from './errors.ts';
 import type { Database, Dialect } from './index.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as projectsTasks from './migrations/0002_projects_tasks.ts';
@@ -48,7 +49,11 @@ export interface MigrateResult {
 export async function migrateToLatest(database: Database): Promise<MigrateResult> {
   if (database.dialect === 'postgres') {
     // btree_gin lets the full-text GIN indexes lead with workspace_id (decisions §1).
-    await sql`create extension if not exists btree_gin`.execute(database.db);
+    // Two processes starting at once can both find it missing; the loser's unique violation means the
+    // other made it.
+    await sql`create extension if not exists btree_gin`.execute(database.db).catch((error) => {
+      if (!isUniqueViolation(error)) throw error;
+    });
   }
   // Kysely looks for its own tables across every schema it can see; pin it to ours, or another
   // schema's kysely_migration (another installation, a test) would be taken for this one's.

@@ -7,7 +7,15 @@ import type { Writable } from 'node:stream';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
-import { booleansOf, columnsOf, exportedColumns, FORMAT, FORMAT_VERSION, TABLES, type TableSpec } from './tables.ts';
+import {
+  booleansOf,
+  columnsOf,
+  exportedColumns,
+  FORMAT,
+  FORMAT_VERSION,
+  TABLES,
+  type TableSpec,
+} from './tables.ts';
 
 const PAGE = 1000;
 
@@ -33,7 +41,9 @@ export interface Header {
 
 /** The newest migration applied: the schema a file's rows are shaped by. */
 export async function schemaVersion(db: Kysely<DB>): Promise<string> {
-  const row = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  const row = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name desc limit 1`.execute(db);
   const name = row.rows[0]?.name;
   if (!name) throw new Error('the database has no schema yet: run cairn migrate first');
   return name;

@@ -39,7 +39,9 @@ function checkHeader(line: string | undefined, schema: string): Header {
   }
   if (header?.format !== FORMAT) throw new ImportError('line 1 is not a Cairn export header');
   if (header.version !== FORMAT_VERSION) {
-    throw new ImportError(`export format ${header.version} is not ${FORMAT_VERSION}, the one this Cairn reads`);
+    throw new ImportError(
+      `export format ${header.version} is not ${FORMAT_VERSION}, the one this Cairn reads`,
+    );
   }
   if (header.schema !== schema) {
     const known = MIGRATION_NAMES.includes(String(header.schema));
@@ -100,7 +102,8 @@ export async function importData(
       (result.skipped.length > 0 ? `; ${result.skipped.length} already present, skipped` : ''),
   );
   // Fresh statistics, or PostgreSQL plans its first queries on the new rows as if the tables were empty.
-  if (result.rows > 0) await sql.raw(database.dialect === 'postgres' ? 'analyze' : 'pragma optimize').execute(database.db);
+  if (result.rows > 0)
+    await sql.raw(database.dialect === 'postgres' ? 'analyze' : 'pragma optimize').execute(database.db);
   return result;
 }
 
@@ -162,7 +165,11 @@ class Loader {
   async #startWorkspace(row: Row): Promise<void> {
     const id = String(row.id);
     const name = String(row.name);
-    const present = await this.#trx.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
+    const present = await this.#trx
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (present) {
       this.skipped.push(id);
       this.#workspace = { id, code: 0, name, skip: true };
@@ -171,7 +178,11 @@ class Loader {
     }
     // A workspace's code prefixes its words in SQLite's task index; another workspace may hold it here.
     let code = Number(row.code);
-    const taken = await this.#trx.selectFrom('workspaces').select('id').where('code', '=', code).executeTakeFirst();
+    const taken = await this.#trx
+      .selectFrom('workspaces')
+      .select('id')
+      .where('code', '=', code)
+      .executeTakeFirst();
     if (taken) {
       const max = await this.#trx
         .selectFrom('workspaces')
@@ -186,7 +197,9 @@ class Loader {
 
   #endTable(): void {
     if (this.#table && this.#tableRows > 0) {
-      this.#progress(`import: ${this.#workspace?.name}: ${this.#table.name} ${this.#tableRows.toLocaleString('en')} rows`);
+      this.#progress(
+        `import: ${this.#workspace?.name}: ${this.#table.name} ${this.#tableRows.toLocaleString('en')} rows`,
+      );
     }
     this.#tableRows = 0;
   }
@@ -215,7 +228,10 @@ class Loader {
           stored.map((r) => ({ ...r, seq: seqs.get(String(r.id)) }) as never),
         );
       } else {
-        await this.#trx.insertInto(table.name).values(values as never).execute();
+        await this.#trx
+          .insertInto(table.name)
+          .values(values as never)
+          .execute();
       }
     } catch (error) {
       throw new ImportError(`${table.name} of ${ws.name}: ${(error as Error).message}`);
@@ -242,7 +258,10 @@ class Loader {
       // Its events came earlier in the file, so they have their places in this database already.
       const at =
         typeof eventId === 'string' ? await positionOf(this.#trx, String(row.workspace_id), eventId) : START;
-      if (!at) throw new ImportError(`subscription ${row.id} has passed event ${eventId}, which the file does not hold`);
+      if (!at)
+        throw new ImportError(
+          `subscription ${row.id} has passed event ${eventId}, which the file does not hold`,
+        );
       out.cursor_tx = at.tx;
       out.cursor_seq = at.seq;
       out.lease_owner = null;

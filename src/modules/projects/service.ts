@@ -262,7 +262,8 @@ async function updateProject(
   }
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
   const row = { ...current.row, ...changes };
-  if (changes.name !== undefined || changes.description_html !== undefined) await PROJECT_INDEX.write(ctx, row);
+  if (changes.name !== undefined || changes.description_html !== undefined)
+    await PROJECT_INDEX.write(ctx, row);
   await recordEvent(ctx, 'project.updated', row.id, at);
   return { row, teamIds };
 }
