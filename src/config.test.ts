@@ -19,6 +19,9 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     webhookWorker: true,
     webhookConcurrency: 16,
     pgPreparedStatements: true,
+    pgPoolSize: 10,
+    pgConnectTimeoutMs: 5000,
+    pgStatementTimeoutMs: 30_000,
   });
 });
 
@@ -37,6 +40,9 @@ test('reads every variable', () => {
     CAIRN_WEBHOOK_WORKER: 'false',
     CAIRN_WEBHOOK_CONCURRENCY: '4',
     CAIRN_PG_PREPARED_STATEMENTS: 'false',
+    CAIRN_PG_POOL_SIZE: '40',
+    CAIRN_PG_CONNECT_TIMEOUT_MS: '2000',
+    CAIRN_PG_STATEMENT_TIMEOUT_MS: '0',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
@@ -47,6 +53,9 @@ test('reads every variable', () => {
   assert.equal(c.webhookWorker, false);
   assert.equal(c.webhookConcurrency, 4);
   assert.equal(c.pgPreparedStatements, false);
+  assert.equal(c.pgPoolSize, 40);
+  assert.equal(c.pgConnectTimeoutMs, 2000);
+  assert.equal(c.pgStatementTimeoutMs, 0);
 });
 
 test('a bad value names its variable', () => {
@@ -62,6 +71,9 @@ test('a bad value names its variable', () => {
     [{ CAIRN_WEBHOOK_ALLOW_PRIVATE: 'maybe' }, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'],
     [{ CAIRN_WEBHOOK_RETENTION_DAYS: '0' }, 'CAIRN_WEBHOOK_RETENTION_DAYS'],
     [{ CAIRN_WEBHOOK_WORKER: 'sometimes' }, 'CAIRN_WEBHOOK_WORKER'],
+    [{ CAIRN_PG_POOL_SIZE: '0' }, 'CAIRN_PG_POOL_SIZE'],
+    [{ CAIRN_PG_CONNECT_TIMEOUT_MS: '10' }, 'CAIRN_PG_CONNECT_TIMEOUT_MS'],
+    [{ CAIRN_PG_STATEMENT_TIMEOUT_MS: '-1' }, 'CAIRN_PG_STATEMENT_TIMEOUT_MS'],
     [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],
     [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
   ];

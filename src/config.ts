@@ -24,6 +24,12 @@ export interface Config {
    * connection pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
    */
   pgPreparedStatements: boolean;
+  /** PostgreSQL: connections this process keeps at most. */
+  pgPoolSize: number;
+  /** PostgreSQL: how long a request waits for a connection (pool full or database away) before a 503. */
+  pgConnectTimeoutMs: number;
+  /** PostgreSQL: longest a statement of the server may run (0: no limit); migrations and the CLI are not limited. */
+  pgStatementTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -112,5 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),
     webhookConcurrency: integer(env, 'CAIRN_WEBHOOK_CONCURRENCY', 16, 1, 1000),
     pgPreparedStatements: boolean(env, 'CAIRN_PG_PREPARED_STATEMENTS', true),
+    pgPoolSize: integer(env, 'CAIRN_PG_POOL_SIZE', 10, 1, 1000),
+    pgConnectTimeoutMs: integer(env, 'CAIRN_PG_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    pgStatementTimeoutMs: integer(env, 'CAIRN_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
   };
 }

@@ -19,13 +19,23 @@ try {
   throw error;
 }
 
-const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
+// Migrations run on a connection of their own, without the statement timeout: building an index on a
+// large table may take longer than any request should.
+const migrating = openDatabase(config.databaseUrl, { poolSize: 1, preparedStatements: false });
 try {
-  await migrateToLatest(database);
+  await migrateToLatest(migrating);
+  await migrating.close();
 } catch (error) {
-  await database.close().catch(() => {});
-  fail(`cannot prepare the database (${database.description}): ${(error as Error).message}`);
+  await migrating.close().catch(() => {});
+  fail(`cannot prepare the database (${migrating.description}): ${(error as Error).message}`);
 }
+
+const database = openDatabase(config.databaseUrl, {
+  preparedStatements: config.pgPreparedStatements,
+  poolSize: config.pgPoolSize,
+  connectTimeoutMs: config.pgConnectTimeoutMs,
+  statementTimeoutMs: config.pgStatementTimeoutMs,
+});
 
 const created = await bootstrap(database, config.bootstrapToken);
 if (created) {

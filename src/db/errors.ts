@@ -33,3 +33,36 @@ export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+// PostgreSQL classes 08 (connection exception) and 53 (insufficient resources: too many connections,
+// disk full), shutdowns (57P01-57P03) and statement_timeout's cancel (57014).
+const PG_UNAVAILABLE = /^(08|53|57P0[1-3]$|57014$)/;
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+// pg and pg-pool throw these as plain Errors, with no code to match; their texts are all there is.
+const PG_CLIENT_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|not queryable|Connection closed|Client was closed/;
+// SQLite: SQLITE_BUSY (5) and SQLITE_LOCKED (6), after the busy timeout has run out.
+const SQLITE_UNAVAILABLE = new Set([5, 6]);
+
+/**
+ * The database cannot answer now (unreachable, overloaded, too slow, locked): the request did not
+ * happen and may be retried, which clients are told with a 503 and Retry-After.
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (PG_UNAVAILABLE.test(e.code) || SOCKET_CODES.has(e.code))) return true;
+  if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+    return SQLITE_UNAVAILABLE.has(e.errcode & 0xff);
+  }
+  // Connecting to every address of a host failed (Node's happy eyeballs): an AggregateError.
+  if (Array.isArray(e.errors) && e.errors.some(isUnavailable)) return true;
+  return typeof e.message === 'string' && PG_CLIENT_MESSAGES.test(e.message);
+}

@@ -32,6 +32,10 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL only: named prepared statements (pg-statements.ts); default on. */
   preparedStatements?: boolean;
+  /** PostgreSQL only: how long to wait for a connection, from the pool or a new one (default 5 s). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL only: the server's statement_timeout for every session (default: none). */
+  statementTimeoutMs?: number;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -74,12 +78,20 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      // Waiting for a connection ends, whether the pool is full or the database does not answer:
+      // the request then fails with 503 (db/errors.ts isUnavailable) instead of hanging.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
       types: pgTypes,
       ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
     });
     // UTC sessions, so timestamps print as +00 (timestampFromPg) whatever the server's zone or the URL's
     // options; the SET is queued ahead of the client's first query.
     pool.on('connect', (client) => {
+      // A connection lost while a client is checked out (the database restarted, the network cut) is
+      // emitted as an 'error' on the client, which the pool listens for only while it is idle: with
+      // no listener it would kill the process. The query in flight gets the error either way.
+      client.on('error', () => {});
       // JIT compiles a plan's expressions when its estimated cost is high (a count over a common
       // word): ~90 ms of compiling for a query that runs in less. Off, as for most OLTP servers.
       client.query("set time zone 'UTC'; set jit = off").catch(() => {});

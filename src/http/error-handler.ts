@@ -3,7 +3,7 @@
 // to the same codes; anything unexpected is logged with its stack and answered as a bare 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isUnavailable, isUniqueViolation } from '../db/errors.ts';
 import { AppError, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 import { type AjvError, fieldErrors } from './validation.ts';
 
@@ -24,11 +24,25 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
 };
 
+/** What a 503 tells clients to wait: the pool's connect timeout is 5 s, a restart takes a few. */
+export const RETRY_AFTER_SECONDS = 5;
+
 function toAppError(error: FastifyError, request: FastifyRequest): AppError | null {
   if (error instanceof AppError) return error.at('/body');
   // Services check uniqueness first; this is the race two concurrent requests can still run into.
   if (isUniqueViolation(error)) {
     return new AppError('conflict', 'Another request changed the same thing at the same time; retry');
+  }
+  if (isUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return new AppError(
+      'unavailable',
+      'The database is not answering; nothing was changed, retry shortly',
+      undefined,
+      {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      },
+    );
   }
   if (error.validation) {
     const errors = validationErrors(error, request);

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -41,6 +42,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   idempotency_key_reused: 'Idempotency key reused',
   rate_limited: 'Rate limited',
   internal: 'Internal error',
+  unavailable: 'Service unavailable',
 };
 
 export interface FieldError {
