@@ -2,9 +2,8 @@
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { startWebhookWorker, type Worker } from './events/worker.ts';
-import { bootstrap } from './modules/workspaces/service.ts';
+import { prepare } from './prepare.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cairn: ${message}\n`);
@@ -19,16 +18,7 @@ try {
   throw error;
 }
 
-// Migrations run on a connection of their own, without the statement timeout: building an index on a
-// large table may take longer than any request should.
-const migrating = openDatabase(config.databaseUrl, { poolSize: 1, preparedStatements: false });
-try {
-  await migrateToLatest(migrating);
-  await migrating.close();
-} catch (error) {
-  await migrating.close().catch(() => {});
-  fail(`cannot prepare the database (${migrating.description}): ${(error as Error).message}`);
-}
+await prepare(config, fail);
 
 const database = openDatabase(config.databaseUrl, {
   preparedStatements: config.pgPreparedStatements,
@@ -36,16 +26,6 @@ const database = openDatabase(config.databaseUrl, {
   connectTimeoutMs: config.pgConnectTimeoutMs,
   statementTimeoutMs: config.pgStatementTimeoutMs,
 });
-
-const created = await bootstrap(database, config.bootstrapToken);
-if (created) {
-  const line = config.bootstrapToken
-    ? 'Bootstrap API token: (the value of CAIRN_BOOTSTRAP_TOKEN)'
-    : `Bootstrap API token: ${created.token}`;
-  process.stdout.write(
-    `Created workspace "${created.workspace.name}" with owner ${created.user.email}\n${line}\n`,
-  );
-}
 
 const app = await buildApp({ config, database });
 let worker: Worker | undefined;
