@@ -8,6 +8,10 @@
 // .bench/, PostgreSQL's as a template database copied with CREATE DATABASE … TEMPLATE.
 //
 // Targets (issue 8, 2-core machine, one connection p95): see docs/performance.md.
+//
+// BENCH_PROCESSES=1,2,3 (`npm run bench:processes`, PostgreSQL) measures instead how throughput
+// scales with server processes: the read and write cases at BENCH_CONNECTIONS connections against
+// `npm run start:cluster -- --workers N` for each N.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,8 +151,11 @@ const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'),
   .scripts.start.split(/\s+/)
   .slice(1);
 
-async function startServer(url: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, START_ARGS, {
+async function startServer(url: string, workers = 0): Promise<{ child: ChildProcess; url: string }> {
+  // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
+  const args =
+    workers > 0 ? [...START_ARGS.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : START_ARGS;
+  const child = spawn(process.execPath, args, {
     cwd: root,
     // The bench measures capacity, not the per-token budget (1,000 a minute by default).
     env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', CAIRN_RATE_LIMIT: '1000000' },
@@ -421,7 +428,56 @@ function print(t: Table): void {
   console.log(`\nlatencies in ms; server peak RSS: ${t.peakRss.toFixed(0)} MB (target ≤ 300 MB)`);
 }
 
+/** Cases measured against 1, 2, 3… processes: reads, a search, a list, and writes. */
+const SCALING = ['get task (expand=all)', 'create task', 'list by team', 'search one word'];
+
+async function scaling(database: 'sqlite' | 'postgres', counts: number[]): Promise<void> {
+  log(`\n== ${database}: throughput by server processes (${counts.join(', ')})`);
+  const results: { processes: number; rows: Row[] }[] = [];
+  const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
+  try {
+    for (const processes of counts) {
+      const { child, url } = await startServer(prepared.databaseUrl, processes);
+      try {
+        const cases = (await casesFor(url, prepared.token, prepared.databaseUrl)).filter((c) =>
+          SCALING.some((name) => c.name.startsWith(name)),
+        );
+        const rows: Row[] = [];
+        for (const c of cases) {
+          log(`${processes} process(es), ${c.name}: ${SECONDS} s with ${LOAD_CONNECTIONS} connections`);
+          rows.push(await measure(url, prepared.token, c, LOAD_CONNECTIONS));
+        }
+        results.push({ processes, rows });
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    }
+  } finally {
+    await prepared.cleanup();
+  }
+  console.log(
+    `\nCairn bench: ${TASKS} tasks on ${database}, ${LOAD_CONNECTIONS} connections, req/s (p95 ms)\n`,
+  );
+  console.log(
+    `${'case'.padEnd(32)}${results.map((r) => `${r.processes} process${r.processes > 1 ? 'es' : ''}`.padStart(18)).join('')}`,
+  );
+  results[0]!.rows.forEach((row, i) => {
+    const cells = results.map((r) => `${r.rows[i]!.rps} (${r.rows[i]!.p95.toFixed(0)})`.padStart(18));
+    const errors = results.reduce((sum, r) => sum + r.rows[i]!.errors, 0);
+    console.log(`${row.name.padEnd(32)}${cells.join('')}${errors > 0 ? `  errors: ${errors}` : ''}`);
+  });
+}
+
 const wanted = (process.env.BENCH_DATABASE ?? 'both').toLowerCase();
+if (process.env.BENCH_PROCESSES) {
+  const counts = process.env.BENCH_PROCESSES.split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16))
+    throw new Error('BENCH_PROCESSES is like 1,2,3');
+  if (wanted !== 'postgres') await scaling('sqlite', counts);
+  if (wanted !== 'sqlite') await scaling('postgres', counts);
+  process.exit(0);
+}
 if (!['sqlite', 'postgres', 'both'].includes(wanted))
   throw new Error('BENCH_DATABASE is sqlite, postgres or both');
 const tables: Table[] = [];

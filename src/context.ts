@@ -42,6 +42,18 @@ export function now(): string {
 }
 
 /**
+ * The time a change to an existing row is stamped with: now, but always after the row's updatedAt.
+ * A row's version (its ETag, compared by If-Match) is its updatedAt to the millisecond, and the time
+ * is often read before the row lock is taken: without this, two quick changes could share a version,
+ * and a change that waited for another's lock could move updatedAt back.
+ */
+export function changedAt(previous: string | Date, at: string = now()): string {
+  const before = previous instanceof Date ? previous.getTime() : Date.parse(previous);
+  const ms = Date.parse(at);
+  return ms > before ? at : new Date(before + 1).toISOString();
+}
+
+/**
  * The one way a Context is made, for requests, batch entries (db: the entry's savepoint), the CLI and
  * seeding: `db` is the transaction the work runs in, or the database itself for plain reads.
  */

@@ -6,8 +6,8 @@ const f = await setup();
 const team = (await f.owner.post('/v1/teams', { name: 'Tags' })).body;
 const TAG = /^"[0-9a-z]+-[A-Za-z0-9_-]{16}"$/;
 const versionOf = (tag: string) => tag.slice(1, tag.indexOf('-'));
-// A version is the resource's updatedAt, to the millisecond: two writes to one resource within the
-// same millisecond would share it (docs/reliability.md). The tests leave a gap between writes.
+// A version is the resource's updatedAt, to the millisecond; every change moves it at least 1 ms
+// past the one before (context.ts changedAt). The tests leave a gap between writes all the same.
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 async function newTask(name: string) {
@@ -171,5 +171,30 @@ describe('ETag, If-None-Match and If-Match', () => {
     assert.deepEqual(statuses, [200, 412, 412]);
     const winner = results.find((r) => r.status === 200)!;
     assert.equal((await f.owner.get(`/v1/tasks/${id}`)).body.name, winner.body.name);
+  });
+
+  test('back-to-back changes never share a version, and updatedAt only moves forward', async () => {
+    const task = (await newTask('Quick')).body;
+    const doc = (await f.owner.post('/v1/documents', { name: 'Quick doc', teamId: team.id })).body;
+    const tags: string[] = [];
+    const times: string[] = [task.updatedAt];
+    for (let i = 0; i < 30; i++) {
+      const res = await f.owner.post('/v1/tasks?expand=none', { id: task.id, name: `Quick ${i}` });
+      tags.push(versionOf(String(res.headers.etag)));
+      times.push(res.body.updatedAt);
+    }
+    const deleted = await f.owner.delete(`/v1/tasks/${task.id}`);
+    assert.equal(deleted.status, 204);
+    const restored = await f.owner.post(`/v1/tasks/${task.id}/restore?expand=none`);
+    times.push(restored.body.updatedAt);
+    assert.equal(new Set(tags).size, tags.length, 'every change a version of its own');
+    for (let i = 1; i < times.length; i++)
+      assert.ok(times[i]! > times[i - 1]!, `${times[i]} after ${times[i - 1]}`);
+    // The same on documents, both at once (each its own row).
+    const docTimes = await Promise.all(
+      [1, 2, 3].map((n) => f.owner.post('/v1/documents', { id: doc.id, name: `Quick doc ${n}` })),
+    );
+    const stamps = docTimes.map((r) => r.body.updatedAt).sort();
+    assert.equal(new Set(stamps).size, 3);
   });
 });

@@ -1,7 +1,7 @@
 // Collections group projects across teams. Every non-guest may create and rename them; they are seen
 // by the whole workspace (guests included: a name reveals nothing a project does not).
 import { randomUUID } from 'node:crypto';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
@@ -18,7 +18,7 @@ export async function upsertCollection(
     const existing = await repo.findCollection(ctx.db, ctx.workspace.id, body.id.toLowerCase());
     if (!existing) throw notFound('Collection');
     if (ctx.actor.role === 'guest') throw forbidden('Guests cannot change collections');
-    const changes = { name: body.name.trim(), updated_at: at };
+    const changes = { name: body.name.trim(), updated_at: changedAt(existing.updated_at, at) };
     await repo.updateCollection(ctx.db, ctx.workspace.id, existing.id, changes);
     return { row: { ...existing, ...changes }, created: false };
   }

@@ -1,7 +1,7 @@
 // Operations on documents, each inside the caller's transaction, each writing its event.
 import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { KeyValue, Tiered } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
@@ -93,7 +93,7 @@ export async function upsertDocument(
 async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBody, at: string) {
   const current = await loadVisibleDocument(ctx, ref, true);
   if (current.deleted_at !== null) throw DELETED();
-  const changes: Partial<DocumentRow> = { updated_at: at };
+  const changes: Partial<DocumentRow> = { updated_at: changedAt(current.updated_at, at) };
   if (body.name !== undefined) {
     changes.name = body.name.trim();
     changes.slug = await documentSlug(ctx, changes.name, current.slug);
@@ -122,7 +122,7 @@ async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBod
 export async function deleteDocument(ctx: Context, ref: string): Promise<void> {
   const current = await loadVisibleDocument(ctx, ref, true);
   if (current.deleted_at !== null) return;
-  const at = now();
+  const at = changedAt(current.updated_at);
   const changes = { deleted_at: at, deleted_by_id: ctx.actor.id, updated_at: at };
   // Only a real change writes the event (a racing delete finds it done).
   if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) return;
@@ -133,7 +133,7 @@ export async function restoreDocument(ctx: Context, ref: string): Promise<Docume
   const notDeleted = () => new AppError('not_deleted', 'This document is not deleted');
   const current = await loadVisibleDocument(ctx, ref, true);
   if (current.deleted_at === null) throw notDeleted();
-  const at = now();
+  const at = changedAt(current.updated_at);
   const changes = { deleted_at: null, deleted_by_id: null, updated_at: at };
   if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'deleted', changes)))
     throw notDeleted();

@@ -1,7 +1,7 @@
 // Operations on teams and areas. Each runs inside the caller's transaction (ctx.db).
 import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -272,7 +272,7 @@ export async function upsertGroup(
 
 async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: AreaUpsertBody, at: string) {
   const current = await loadEditableGroup(ctx, kind, ref);
-  const changes: Partial<GroupRow> = { updated_at: at };
+  const changes: Partial<GroupRow> = { updated_at: changedAt(current.updated_at, at) };
   if (body.name !== undefined) changes.name = body.name.trim();
   if (body.publicId !== undefined) changes.public_id = await checkPublicId(ctx, body.publicId, current.id);
   if (body.icon !== undefined) changes.icon = body.icon;
@@ -306,7 +306,7 @@ async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: Are
 export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
   const row = await loadEditableGroup(ctx, kind, ref);
   if (row.archived_at !== null) return row; // archiving twice changes nothing
-  const at = now();
+  const at = changedAt(row.updated_at);
   // Conditional on the current state: two archives at once archive (and tell) once.
   if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, true, at))) return row;
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
@@ -317,7 +317,7 @@ export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string)
   const row = await loadEditableGroup(ctx, kind, ref);
   const notArchived = () => new AppError('not_archived', `This ${kind} is not archived`);
   if (row.archived_at === null) throw notArchived();
-  const at = now();
+  const at = changedAt(row.updated_at);
   if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, false, at))) throw notArchived();
   await recordEvent(ctx, `${kind}.updated`, row.id, at);
   return { ...row, archived_at: null, updated_at: at };

@@ -1,7 +1,7 @@
 // Posts: comments and status updates on a task, project or document, with one level of replies,
 // images, reactions and resolved threads. A post is visible exactly when its entity is.
 import { randomUUID } from 'node:crypto';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
@@ -153,7 +153,7 @@ export async function setResolved(ctx: Context, ref: string, resolved: boolean):
   if (post.row.parent_id !== null)
     throw conflict('Only a thread (a top-level post) is resolved, not a reply');
   if (Boolean(post.row.is_resolved) === resolved) return post;
-  const at = now();
+  const at = changedAt(post.row.updated_at);
   if (!(await repo.setResolved(ctx.db, ctx.workspace.id, post.row.id, resolved, at))) return post;
   return { ...post, row: { ...post.row, is_resolved: resolved, updated_at: at } };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';
@@ -58,7 +58,7 @@ export async function upsertStatus(
       ...(body.color !== undefined ? { color: body.color } : {}),
       ...(body.icon !== undefined ? { icon: body.icon } : {}),
       ...(body.position !== undefined ? { position: body.position } : {}),
-      updated_at: at,
+      updated_at: changedAt(existing.updated_at, at),
     };
     await repo.updateStatus(ctx.db, ctx.workspace.id, body.id, changes);
     return { row: { ...existing, ...changes }, created: false };

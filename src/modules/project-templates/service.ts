@@ -2,7 +2,7 @@
 // tasks of the task templates scoped to them), in their owning area.
 import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { Condition } from '../../db/listing.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -49,7 +49,7 @@ export async function upsertProjectTemplate(
     if (current.deleted_at !== null) throw DELETED();
     const currentAreas = (await areasOf(ctx, [current.id])).get(current.id) ?? [];
     const { row, areaIds } = await checkTemplate(ctx, body, current, currentAreas);
-    const changes = { ...row, updated_at: at };
+    const changes = { ...row, updated_at: changedAt(current.updated_at, at) };
     if (!(await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
     if (areaIds !== currentAreas) await repo.replaceAreas(ctx.db, ctx.workspace.id, current.id, areaIds);
     return { template: { row: { ...current, ...changes }, areaIds }, created: false };
@@ -76,7 +76,7 @@ export async function deleteProjectTemplate(ctx: Context, ref: string): Promise<
   if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
   const current = await loadVisibleProjectTemplate(ctx, ref, true);
   if (current.deleted_at !== null) return;
-  const at = now();
+  const at = changedAt(current.updated_at);
   await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, {
     deleted_at: at,
     deleted_by_id: ctx.actor.id,

@@ -1,7 +1,7 @@
 // Operations on projects, each inside the caller's transaction, each writing its event.
 import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
@@ -229,7 +229,7 @@ async function updateProject(
         throw invalid(field, 'this project belongs to an area (areaId): it has no teams or collection');
   }
   await checkReferences(ctx, body);
-  const changes: Partial<ProjectRow> = { updated_at: at };
+  const changes: Partial<ProjectRow> = { updated_at: changedAt(current.row.updated_at, at) };
   if (body.name !== undefined) {
     changes.name = body.name.trim();
     changes.slug = await projectSlug(ctx, changes.name, current.row);
@@ -271,7 +271,7 @@ async function updateProject(
 export async function archiveProject(ctx: Context, ref: string): Promise<LoadedProject> {
   const current = await loadChangeableProject(ctx, ref);
   if (current.row.archived_at !== null) return current;
-  const at = now();
+  const at = changedAt(current.row.updated_at);
   // Conditional on the current state: archiving twice at once archives (and tells) once.
   if (!(await setArchived(ctx.db, 'projects', ctx.workspace.id, current.row.id, true, at))) return current;
   await recordEvent(ctx, 'project.archived', current.row.id, at);
@@ -282,7 +282,7 @@ export async function unarchiveProject(ctx: Context, ref: string): Promise<Loade
   const notArchived = () => new AppError('not_archived', 'This project is not archived');
   const current = await loadChangeableProject(ctx, ref);
   if (current.row.archived_at === null) throw notArchived();
-  const at = now();
+  const at = changedAt(current.row.updated_at);
   if (!(await setArchived(ctx.db, 'projects', ctx.workspace.id, current.row.id, false, at)))
     throw notArchived();
   await recordEvent(ctx, 'project.unarchived', current.row.id, at);
@@ -299,7 +299,7 @@ export async function postStatusUpdate(
   const statusId = body.statusId.toLowerCase();
   if (!(await statuses.findStatus(ctx, statusId)))
     throw invalid('statusId', 'no project status with this id');
-  const at = now();
+  const at = changedAt(current.row.updated_at);
   const changes = { status_id: statusId, updated_at: at };
   await repo.updateProject(ctx.db, ctx.workspace.id, current.row.id, changes);
   await posts.createPost(ctx, {

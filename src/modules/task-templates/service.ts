@@ -1,7 +1,7 @@
 // Task templates: create-or-update, list, soft delete, and tasks made from them (in their area).
 import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { Condition } from '../../db/listing.ts';
 import type { TaskStage } from '../../db/types.ts';
@@ -56,7 +56,7 @@ export async function upsertTaskTemplate(
     const current = await loadVisibleTaskTemplate(ctx, body.id, true);
     if (current.deleted_at !== null) throw DELETED();
     const { row, labelIds } = await checkTemplate(ctx, body, current);
-    const changes = { ...row, updated_at: at };
+    const changes = { ...row, updated_at: changedAt(current.updated_at, at) };
     if (!(await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
     if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
     return { row: { ...current, ...changes }, created: false };
@@ -82,7 +82,7 @@ export async function deleteTaskTemplate(ctx: Context, ref: string): Promise<voi
   if (!canChangeTemplates(ctx.actor)) throw forbidden('Guests cannot change templates');
   const current = await loadVisibleTaskTemplate(ctx, ref, true);
   if (current.deleted_at !== null) return;
-  const at = now();
+  const at = changedAt(current.updated_at);
   await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, { deleted_at: at, updated_at: at });
 }
 

@@ -1,6 +1,6 @@
 // Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
 import { randomUUID } from 'node:crypto';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { TaskStage, Visibility } from '../../db/types.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
@@ -292,6 +292,7 @@ const DELETED = () => new AppError('deleted', 'This task is deleted; restore it 
 async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: string): Promise<SavedTask> {
   const current = await loadVisibleTask(ctx, ref, true);
   if (current.deleted_at !== null) throw DELETED();
+  at = changedAt(current.updated_at, at);
   const changes: Partial<TaskRow> = { updated_at: at };
   if (body.name !== undefined) changes.name = body.name.trim();
   if (body.description !== undefined) {
@@ -357,7 +358,7 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
 export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   const current = await loadVisibleTask(ctx, ref, true);
   if (current.deleted_at !== null) return;
-  const at = now();
+  const at = changedAt(current.updated_at);
   const changes = { deleted_at: at, updated_at: at };
   // Only a real change moves the counter and writes the event (a racing delete finds it done).
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
@@ -371,7 +372,7 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   const notDeleted = () => new AppError('not_deleted', 'This task is not deleted');
   const current = await loadVisibleTask(ctx, ref, true);
   if (current.deleted_at === null) throw notDeleted();
-  const at = now();
+  const at = changedAt(current.updated_at);
   const changes = { deleted_at: null, updated_at: at };
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'deleted', changes);
   if (seq === null) throw notDeleted();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type Context, now } from '../../context.ts';
+import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
@@ -62,7 +62,7 @@ export async function updateUser(
   if (!canUpdateUser(ctx.actor, current, change)) {
     throw forbidden('Only owners and admins change other people, and only owners change owners');
   }
-  const changes: Partial<UserRow> = { updated_at: now() };
+  const changes: Partial<UserRow> = { updated_at: changedAt(current.updated_at) };
   if (change.name !== undefined) changes.name = change.name.trim();
   if (change.role !== undefined) changes.role = change.role;
   if (current.role === 'owner' && change.role !== undefined && change.role !== 'owner') {
