@@ -434,27 +434,25 @@ const SCALING = ['get task (expand=all)', 'create task', 'list by team', 'search
 async function scaling(database: 'sqlite' | 'postgres', counts: number[]): Promise<void> {
   log(`\n== ${database}: throughput by server processes (${counts.join(', ')})`);
   const results: { processes: number; rows: Row[] }[] = [];
-  const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
-  try {
-    for (const processes of counts) {
-      const { child, url } = await startServer(prepared.databaseUrl, processes);
-      try {
-        const cases = (await casesFor(url, prepared.token, prepared.databaseUrl)).filter((c) =>
-          SCALING.some((name) => c.name.startsWith(name)),
-        );
-        const rows: Row[] = [];
-        for (const c of cases) {
-          log(`${processes} process(es), ${c.name}: ${SECONDS} s with ${LOAD_CONNECTIONS} connections`);
-          rows.push(await measure(url, prepared.token, c, LOAD_CONNECTIONS));
-        }
-        results.push({ processes, rows });
-      } finally {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
+  for (const processes of counts) {
+    // A fresh copy for each count: the creates of one run would otherwise grow the next one's data.
+    const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
+    const { child, url } = await startServer(prepared.databaseUrl, processes);
+    try {
+      const cases = (await casesFor(url, prepared.token, prepared.databaseUrl)).filter((c) =>
+        SCALING.some((name) => c.name.startsWith(name)),
+      );
+      const rows: Row[] = [];
+      for (const c of cases) {
+        log(`${processes} process(es), ${c.name}: ${SECONDS} s with ${LOAD_CONNECTIONS} connections`);
+        rows.push(await measure(url, prepared.token, c, LOAD_CONNECTIONS));
       }
+      results.push({ processes, rows });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await prepared.cleanup();
     }
-  } finally {
-    await prepared.cleanup();
   }
   console.log(
     `\nCairn bench: ${TASKS} tasks on ${database}, ${LOAD_CONNECTIONS} connections, req/s (p95 ms)\n`,
