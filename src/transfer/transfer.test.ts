@@ -9,7 +9,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { onPostgres, openTestDatabase, setup } from '../test/helpers.ts';
+import { onPostgres, openTestDatabase, type Response, setup } from '../test/helpers.ts';
 import { exportData } from './export.ts';
 import { ImportError, importData } from './import.ts';
 import { NOT_EXPORTED, TABLES, tablesOf } from './tables.ts';
@@ -23,52 +23,68 @@ await other.owner.post('/v1/tasks', {
 
 // --- a workspace with one of everything --------------------------------------------------------
 const member = await f.newUser('member', 'Mia Member');
-const eng = (await f.owner.post('/v1/teams', { name: 'Engineering', members: [{ id: member.id }] })).body;
-const vault = (await f.owner.post('/v1/teams', { name: 'Vault', privacy: 'private' })).body;
-const area = (await f.owner.post('/v1/areas', { name: 'Marketing', publicId: 'MKT' })).body;
-const labels = (await f.owner.get(`/v1/teams/${eng.id}?expand=taskLabels`)).body.taskLabels ?? [];
-const project = (await f.owner.post('/v1/projects?expand=none', { name: 'Roadmap', teamId: eng.id })).body;
-const shelved = (await f.owner.post('/v1/projects?expand=none', { name: 'Shelved idea', teamId: eng.id }))
-  .body;
-assert.equal((await f.owner.post(`/v1/projects/${shelved.id}/archive`)).status, 200);
-await f.owner.post('/v1/webhooks/subscribe', {
-  hookUrl: 'http://127.0.0.1:9/created',
-  event: 'task.created',
-});
+/** A setup call that must succeed: its body. */
+async function made(res: Promise<Response> | Response, status = 201) {
+  const r = await res;
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  return r.body;
+}
+const eng = await made(f.owner.post('/v1/teams', { name: 'Engineering', members: [{ id: member.id }] }));
+const vault = await made(f.owner.post('/v1/teams', { name: 'Vault', privacy: 'private' }));
+const area = await made(f.owner.post('/v1/areas', { name: 'Marketing', publicId: 'MKT' }));
+const labels = (await made(f.owner.get(`/v1/teams/${eng.id}?expand=taskLabels`), 200)).taskLabels;
+const project = await made(f.owner.post('/v1/projects?expand=none', { name: 'Roadmap', teamId: eng.id }));
+const shelved = await made(
+  f.owner.post('/v1/projects?expand=none', { name: 'Shelved idea', teamId: eng.id }),
+);
+await made(f.owner.post(`/v1/projects/${shelved.id}/archive`), 200);
+await made(
+  f.owner.post('/v1/webhooks/subscribe', { hookUrl: 'http://127.0.0.1:9/created', event: 'task.created' }),
+);
 const tasks: { id: string }[] = [];
 for (let i = 0; i < 30; i++) {
-  const res = await f.owner.post('/v1/tasks?expand=none', {
-    name: `Quarterly zeppelin review ${i}`,
-    description: `<p>Check the <b>ballast</b> number ${i}</p>`,
-    teamId: i % 3 === 0 ? vault.id : eng.id,
-    ...(i % 5 === 0 ? { projectId: project.id } : {}),
-    ...(i === 1 && labels.length > 0 ? { labelIds: [labels[0].id] } : {}),
-  });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  tasks.push(res.body);
+  tasks.push(
+    await made(
+      f.owner.post('/v1/tasks?expand=none', {
+        name: `Quarterly zeppelin review ${i}`,
+        description: `<p>Check the <b>ballast</b> number ${i}</p>`,
+        teamId: i % 3 === 0 ? vault.id : eng.id,
+        ...(i % 5 === 0 ? { projectId: project.id } : {}),
+        ...(i === 1 && labels.length > 0 ? { labelIds: [labels[0].id] } : {}),
+      }),
+    ),
+  );
 }
-await f.owner.post('/v1/webhooks/subscribe', {
-  hookUrl: 'http://127.0.0.1:9/updated',
-  event: 'task.updated',
-});
-assert.equal((await f.owner.delete(`/v1/tasks/${tasks[2]!.id}`)).status, 204);
-await f.owner.post('/v1/tasks?expand=none', { id: tasks[4]!.id, name: 'Renamed zeppelin' });
-const doc = (await f.owner.post('/v1/documents', { name: 'Airship handbook', teamId: eng.id })).body;
-const gone = (await f.owner.post('/v1/documents', { name: 'Old handbook', teamId: eng.id })).body;
-assert.equal((await f.owner.delete(`/v1/documents/${gone.id}`)).status, 204);
-const post = (
-  await f.owner.post('/v1/posts', {
+await made(
+  f.owner.post('/v1/webhooks/subscribe', { hookUrl: 'http://127.0.0.1:9/updated', event: 'task.updated' }),
+);
+await made(f.owner.delete(`/v1/tasks/${tasks[2]!.id}`), 204);
+await made(f.owner.post('/v1/tasks?expand=none', { id: tasks[4]!.id, name: 'Renamed zeppelin' }), 200);
+const doc = await made(f.owner.post('/v1/documents', { name: 'Airship handbook', teamId: eng.id }));
+const gone = await made(f.owner.post('/v1/documents', { name: 'Old handbook', teamId: eng.id }));
+await made(f.owner.delete(`/v1/documents/${gone.id}`), 204);
+const post = await made(
+  f.owner.post('/v1/posts', {
     entityType: 'task',
     entityId: tasks[1]!.id,
     content: 'Looks good',
     images: [{ url: 'https://cdn.example.com/a.png', width: 10, height: 20 }],
-  })
-).body;
-await member.api.post(`/v1/posts/${post.id}/reactions`, { reaction: 'thumbsup' });
-await f.owner.post(`/v1/posts/${post.id}/replies`, { content: 'Thanks' });
-await f.owner.post('/v1/posts', { entityType: 'document', entityId: doc.id, content: 'Read this' });
-await f.owner.post('/v1/task-templates', { name: 'Weekly check', areaId: area.id });
-await f.owner.post('/v1/project-templates', { name: 'Launch', ownedByAreaId: area.id, areaIds: [area.id] });
+  }),
+);
+await made(member.api.post(`/v1/posts/${post.id}/reactions`, { reaction: 'thumbsup' }));
+await made(
+  f.owner.post('/v1/posts', {
+    entityType: 'task',
+    entityId: tasks[1]!.id,
+    parentId: post.id,
+    content: 'Thanks',
+  }),
+);
+await made(f.owner.post('/v1/posts', { entityType: 'document', entityId: doc.id, content: 'Read this' }));
+await made(f.owner.post('/v1/task-templates', { name: 'Weekly check', areaId: area.id }));
+await made(
+  f.owner.post('/v1/project-templates', { name: 'Launch', ownedByAreaId: area.id, areaIds: [area.id] }),
+);
 
 async function exported(database: Database, workspaceId?: string): Promise<string[]> {
   const out = new PassThrough();
