@@ -87,7 +87,12 @@ async function enrich(databaseUrl: string, token: string): Promise<void> {
     }[];
     for (const p of posts) {
       await call('POST', `/v1/posts/${p.id}/reactions`, { reaction: 'thumbsup' });
-      await call('POST', `/v1/posts/${p.id}/replies`, { content: 'Agreed' });
+      await call('POST', '/v1/posts', {
+        entityType: 'task',
+        entityId: '1',
+        parentId: p.id,
+        content: 'Agreed',
+      });
     }
     const team = (await call('GET', '/v1/teams/search?limit=1&expand=none')).data[0];
     for (let i = 0; i < 50; i++)
