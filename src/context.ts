@@ -3,6 +3,7 @@
 // request.
 import type { Kysely } from 'kysely';
 import { retrying } from './db/errors.ts';
+import { type ClaimRef, markCommitted } from './db/idempotency.ts';
 import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
@@ -29,6 +30,8 @@ export interface Auth {
   workspace: WorkspaceRef;
   /** The versions the request's If-Match expects of the resource it changes (preconditions.ts). */
   expected?: Expected;
+  /** The Idempotency-Key the request holds: its change marks it committed (http/idempotency.ts). */
+  idempotency?: ClaimRef;
 }
 
 export interface Context extends Auth {
@@ -71,13 +74,25 @@ export function inTransaction<T>(
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return retrying(() => database.db.transaction().execute((trx) => fn(contextOf(database, auth, trx)))).then(
-    (result) => {
-      // Whatever it wrote is committed: the webhook worker of this process may have work.
-      eventsCommitted();
+  return retrying(() =>
+    database.db.transaction().execute(async (trx) => {
+      const result = await fn(contextOf(database, auth, trx));
+      await committing(trx, auth);
       return result;
-    },
-  );
+    }),
+  ).then((result) => {
+    // Whatever it wrote is committed: the webhook worker of this process may have work.
+    eventsCommitted();
+    return result;
+  });
+}
+
+/**
+ * The last write of every request transaction: an idempotent request's key is marked committed with
+ * the change, so that a retry can tell "never happened" from "happened, answer lost".
+ */
+export async function committing(trx: Kysely<DB>, auth: Auth): Promise<void> {
+  if (auth.idempotency) await markCommitted(trx, auth.idempotency, now());
 }
 
 /** A context outside any transaction, for reads that need only one consistent query or several cheap ones. */

@@ -12,6 +12,13 @@ export interface Claim {
   bodyHash: string;
 }
 
+/** What a request that holds a key carries into its transaction. */
+export interface ClaimRef {
+  tokenId: string;
+  key: string;
+  claimedAt: string;
+}
+
 /** A key taken by a request that is running (no answer yet). */
 function running(c: Claim, at: string) {
   return {
@@ -22,6 +29,7 @@ function running(c: Claim, at: string) {
     response_headers: null,
     response_body: null,
     created_at: at,
+    committed_at: null,
   };
 }
 
@@ -79,6 +87,20 @@ export async function saveAnswer(
     })
     .where('token_id', '=', tokenId)
     .where('key', '=', key)
+    .execute();
+}
+
+/**
+ * Marks the key's change committed, inside that change's transaction, if the key is still the one this
+ * request claimed (a takeover gives it a new created_at).
+ */
+export async function markCommitted(db: Kysely<DB>, claim: ClaimRef, at: string): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ committed_at: at })
+    .where('token_id', '=', claim.tokenId)
+    .where('key', '=', claim.key)
+    .where('created_at', '=', claim.claimedAt)
     .execute();
 }
 

@@ -13,6 +13,7 @@ import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
 import * as documentsTemplates from './migrations/0006_documents_templates.ts';
 import * as webhooks from './migrations/0007_webhooks.ts';
 import * as idempotency from './migrations/0008_idempotency.ts';
+import * as idempotencyCommits from './migrations/0009_idempotency_commits.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '0006_documents_templates': documentsTemplates,
   '0007_webhooks': webhooks,
   '0008_idempotency': idempotency,
+  '0009_idempotency_commits': idempotencyCommits,
 };
 
 class Provider implements MigrationProvider {

@@ -399,6 +399,8 @@ export interface IdempotencyKeysTable {
   /** null when the answer held a secret shown only once (it is not kept). */
   response_body: string | null;
   created_at: Timestamp;
+  /** When the request's change committed (set in its transaction); null before, or for a read. */
+  committed_at: Timestamp | null;
 }
 
 export interface DB {

@@ -134,6 +134,7 @@ describe('Idempotency-Key', () => {
       response_headers: null,
       response_body: null,
       created_at: at,
+      committed_at: null,
     });
     await f.database.db.insertInto('idempotency_keys').values(row(new Date().toISOString())).execute();
     problem(
@@ -151,6 +152,57 @@ describe('Idempotency-Key', () => {
     assert.equal(retaken.status, 201);
     assert.equal(retaken.headers['idempotent-replayed'], undefined);
     assert.equal(await tasksNamed('Per token'), before + 1);
+  });
+
+  test('a change that committed but whose answer was never kept is not done again: 409', async () => {
+    const key = newKey();
+    const body = { name: 'Committed once', teamId: team.id };
+    const first = await f.owner.post('/v1/tasks?expand=none', body, { 'idempotency-key': key });
+    assert.equal(first.status, 201);
+    const kept = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select(['created_at', 'committed_at'])
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    assert.notEqual(kept.committed_at, null, 'the change marked its key committed');
+    // As if the process died between the commit and keeping the answer, two minutes ago.
+    await f.database.db
+      .updateTable('idempotency_keys')
+      .set({
+        status_code: null,
+        response_headers: null,
+        response_body: null,
+        created_at: new Date(Date.now() - 120_000).toISOString(),
+      })
+      .where('key', '=', key)
+      .execute();
+    const retry = await f.owner.post('/v1/tasks?expand=none', body, { 'idempotency-key': key });
+    const problemBody = problem(retry, 409, 'conflict');
+    assert.match(problemBody.detail, /was carried out, but the server stopped before its answer was kept/);
+    assert.equal(await tasksNamed('Committed once'), 1);
+
+    // A batch marks its key too; a request that fails inside its transaction does not.
+    const batchKey = newKey();
+    const batch = await f.owner.post(
+      '/v1/tasks/batch?expand=none',
+      { tasks: [{ name: 'Batched once', teamId: team.id }] },
+      { 'idempotency-key': batchKey },
+    );
+    assert.equal(batch.status, 200);
+    const failKey = newKey();
+    const missing = await f.owner.post(
+      '/v1/tasks?expand=none',
+      { id: '00000000-0000-4000-8000-000000000000', name: 'Nothing' },
+      { 'idempotency-key': failKey },
+    );
+    problem(missing, 404, 'not_found');
+    const marks = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'committed_at'])
+      .where('key', 'in', [batchKey, failKey])
+      .execute();
+    const committed = Object.fromEntries(marks.map((m) => [m.key, m.committed_at !== null]));
+    assert.deepEqual(committed, { [batchKey]: true, [failKey]: false });
   });
 
   test('parallel retries with one key: the work is done once', async () => {

@@ -5,8 +5,10 @@
 // idempotency_key_reused; while the first request still runs it is 409 conflict. A 5xx is not kept (the
 // retry runs again). Keys are 1–255 visible ASCII characters.
 //
-// The answer is stored just after the change committed, not in its transaction: a process that dies in
-// between leaves the key "running", and after IN_FLIGHT_MS a retry takes it over and runs again.
+// The answer is stored just after the change committed, but the change marks the key committed in its
+// own transaction (context.ts `committing`). A process that dies between the two leaves a committed key
+// without an answer: a retry is then refused (409), never run again. A key left running and
+// uncommitted (its process died before the commit) is taken over by a retry after IN_FLIGHT_MS.
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { now } from '../context.ts';
@@ -65,8 +67,13 @@ export function registerIdempotency(app: FastifyInstance, database: Database): v
       bodyHash: hash('sha256', JSON.stringify(request.body ?? null), 'base64url'),
     };
     const at = now();
-    if (await store.claimKey(db, claim, at)) {
+    // The request's transaction marks the key committed (context.ts `committing`).
+    const hold = () => {
       claims.set(request, claim);
+      request.auth = { ...request.auth!, idempotency: { tokenId: claim.tokenId, key, claimedAt: at } };
+    };
+    if (await store.claimKey(db, claim, at)) {
+      hold();
       return;
     }
     const seen = await store.findKey(db, claim.tokenId, key);
@@ -78,6 +85,12 @@ export function registerIdempotency(app: FastifyInstance, database: Database): v
       }
       if (seen.status_code === null && age < IN_FLIGHT_MS) {
         throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+      }
+      if (seen.status_code === null && seen.committed_at !== null) {
+        throw new AppError(
+          'conflict',
+          'The first request with this Idempotency-Key was carried out, but the server stopped before its answer was kept; read the resource to see the result',
+        );
       }
       if (seen.status_code !== null) {
         if (seen.response_body === null) {
@@ -96,7 +109,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database): v
     const taken = seen ? await store.retakeKey(db, claim, seen, at) : await store.claimKey(db, claim, at);
     if (!taken)
       throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
-    claims.set(request, claim);
+    hold();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

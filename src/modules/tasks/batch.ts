@@ -5,7 +5,7 @@
 // (a deadlock or serialization failure on PostgreSQL) runs the whole batch again.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Auth, type Context, contextOf, now } from '../../context.ts';
+import { type Auth, type Context, committing, contextOf, now } from '../../context.ts';
 import { isRetryable, isUniqueViolation, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { eventsCommitted } from '../../events/signal.ts';
@@ -137,6 +137,7 @@ export function runBatch<T>(
       // Failures in submission order, as the entries were given.
       failed.sort((a, b) => a.index - b.index);
       const succeeded = await present(ctx, saved);
+      await committing(trx, auth);
       await trx.commit().execute();
       // Committed: this process's webhook worker may have work (as inTransaction does).
       eventsCommitted();
