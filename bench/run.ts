@@ -158,7 +158,14 @@ async function startServer(url: string, workers = 0): Promise<{ child: ChildProc
   const child = spawn(process.execPath, args, {
     cwd: root,
     // The bench measures capacity, not the per-token budget (1,000 a minute by default).
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', CAIRN_RATE_LIMIT: '1000000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      CAIRN_RATE_LIMIT: '1000000',
+      CAIRN_RATE_LIMIT_SEARCH: '1000000',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

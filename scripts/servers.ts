@@ -84,6 +84,7 @@ export async function startServer(
       CAIRN_BOOTSTRAP_TOKEN: TOKEN,
       CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
       CAIRN_RATE_LIMIT: '1000000',
+      CAIRN_RATE_LIMIT_SEARCH: '1000000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -14,6 +14,7 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     publicUrl: 'http://127.0.0.1:8080',
     rateLimit: 1000,
     rateLimitUnauthenticated: 100,
+    rateLimitSearch: 300,
     webhookAllowPrivate: false,
     webhookRetentionDays: 7,
     webhookWorker: true,

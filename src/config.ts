@@ -12,6 +12,8 @@ export interface Config {
   /** Requests a minute per token. */
   rateLimit: number;
   rateLimitUnauthenticated: number;
+  /** Text searches a minute per token, a budget of their own. */
+  rateLimitSearch: number;
   webhookAllowPrivate: boolean;
   /** Days events and delivery attempts are kept (the feed's reach). */
   webhookRetentionDays: number;
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
     rateLimitUnauthenticated: integer(env, 'CAIRN_RATE_LIMIT_UNAUTHENTICATED', 100, 1, 1_000_000),
+    rateLimitSearch: integer(env, 'CAIRN_RATE_LIMIT_SEARCH', 300, 1, 1_000_000),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
     webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),

@@ -94,3 +94,30 @@ describe('rate limits', async () => {
     assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
   });
 });
+
+describe('the text-search budget', async () => {
+  const f = await setup(undefined, { CAIRN_RATE_LIMIT: '100', CAIRN_RATE_LIMIT_SEARCH: '3' });
+  const team = (await f.owner.post('/v1/teams', { name: 'Seekers' })).body;
+
+  test('text searches share a lower budget of their own; lists through /search and reads do not spend it', async () => {
+    const searches = [
+      '/v1/tasks/search?name=plan',
+      '/v1/documents/search?description=plan',
+      '/v1/teams/search?name=seek',
+    ];
+    for (const path of searches) {
+      const res = await f.owner.get(path);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers['ratelimit-limit'], '3');
+    }
+    const over = await f.owner.get('/v1/projects/search?teamName=seekers');
+    const body = problem(over, 429, 'rate_limited');
+    assert.match(body.detail, /more than 3 text searches in a minute \(searches have their own budget\)/);
+    // A search without text is a list: the general budget, which is untouched by the searches.
+    const list = await f.owner.get(`/v1/tasks/search?teamId=${team.id}&name=`);
+    assert.equal(list.status, 200);
+    assert.equal(list.headers['ratelimit-limit'], '100');
+    assert.equal(list.headers['ratelimit-remaining'], '98', 'the team create and this list, nothing else');
+    assert.equal((await f.owner.get('/v1/me')).status, 200);
+  });
+});

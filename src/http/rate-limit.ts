@@ -6,6 +6,10 @@
 //
 // The limit runs after authentication has looked at the token (auth.ts) but before a failed
 // authentication is answered, so that guessing tokens spends the address's budget.
+//
+// Full-text searches (a `/search` route given any text to match) have a lower budget of their own per
+// token (CAIRN_RATE_LIMIT_SEARCH): one costs the database far more than a read by id (a common word on
+// PostgreSQL: ~0.4 s). A `/search` without text is a list, and counts as any other request.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
@@ -13,8 +17,21 @@ import { AppError } from './errors.ts';
 
 const WINDOW_MS = 60_000;
 
+/** Query fields holding text to match, across the search routes. */
+const TEXT_FIELDS = ['name', 'description', 'projectName', 'teamName', 'assigneeName', 'ownerName'];
+
+function isTextSearch(request: FastifyRequest): boolean {
+  if (!request.routeOptions.url?.endsWith('/search')) return false;
+  const query = request.query as Record<string, unknown> | undefined;
+  return TEXT_FIELDS.some((field) => {
+    const value = query?.[field];
+    return typeof value === 'string' ? value.trim() !== '' : Array.isArray(value);
+  });
+}
+
 function keyOf(request: FastifyRequest): string {
-  return request.auth ? `token:${request.auth.actor.tokenId}` : `address:${request.ip}`;
+  if (!request.auth) return `address:${request.ip}`;
+  return `${isTextSearch(request) ? 'search' : 'token'}:${request.auth.actor.tokenId}`;
 }
 
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
@@ -33,7 +50,12 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     global: true,
     hook: 'onRequest',
     timeWindow: WINDOW_MS,
-    max: (request) => (request.auth ? config.rateLimit : config.rateLimitUnauthenticated),
+    max: (request, key) =>
+      !request.auth
+        ? config.rateLimitUnauthenticated
+        : key.startsWith('search:')
+          ? config.rateLimitSearch
+          : config.rateLimit,
     keyGenerator: keyOf,
     allowList: (request) => !request.routeOptions.url?.startsWith('/v1/'),
     ...(redis ? { redis, nameSpace: 'cairn-rate-limit:' } : {}),
@@ -42,9 +64,11 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     errorResponseBuilder: (request, context) =>
       new AppError(
         'rate_limited',
-        request.auth
-          ? `This API token made more than ${context.max} requests in a minute; retry in ${context.after}`
-          : `Too many requests without a valid API token from this address; retry in ${context.after}`,
+        !request.auth
+          ? `Too many requests without a valid API token from this address; retry in ${context.after}`
+          : isTextSearch(request)
+            ? `This API token made more than ${context.max} text searches in a minute (searches have their own budget); retry in ${context.after}`
+            : `This API token made more than ${context.max} requests in a minute; retry in ${context.after}`,
       ),
   });
 }

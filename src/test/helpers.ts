@@ -125,6 +125,7 @@ export async function setup(
         CAIRN_PUBLIC_URL: 'http://cairn.test',
         CAIRN_RATE_LIMIT: '1000000',
         CAIRN_RATE_LIMIT_UNAUTHENTICATED: '1000000',
+        CAIRN_RATE_LIMIT_SEARCH: '1000000',
         ...env,
       }),
       database,
