@@ -159,7 +159,9 @@ A single resource's answer carries an \`ETag\`; \`If-None-Match\` on \`GET\` ans
 nothing in it changed, and \`If-Match\` on a write or \`DELETE\` is \`412 precondition_failed\` (nothing
 changed) when the resource changed since. Each token may make \`RateLimit-Limit\` requests a minute
 (\`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); beyond it, \`429 rate_limited\` with
-\`Retry-After\`.
+\`Retry-After\`. Text searches (a \`/search\` given text to match) count against a lower budget of
+their own. \`503 unavailable\` with \`Retry-After\` means the database could not answer in time and
+nothing was changed: retry later.
 
 ## Errors
 Every error is RFC 9457 problem details (\`application/problem+json\`):

@@ -46,7 +46,7 @@ export function problemResponse(status: number): TSchema {
 }
 
 /**
- * The error responses a route can give, keyed by status: always 400, 401, 429 and 500, plus what the
+ * The error responses a route can give, keyed by status: always 400, 401, 429, 500 and 503, plus what the
  * route names. (405, and 413 and 415 for routes with a body, are added to every /v1 route in app.ts.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
@@ -56,6 +56,7 @@ export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
     'unauthenticated',
     'rate_limited',
     'internal',
+    'unavailable',
     ...codes,
   ] as const) {
     out[ERROR_STATUS[code]] = problemResponse(ERROR_STATUS[code]);
