@@ -122,13 +122,27 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
   };
 }
 
-/** LISTEN on a dedicated connection, reconnecting a second after it is lost, until stopped. */
+/** How long the LISTEN connection may take to connect, and to close when stopped. */
+const LISTEN_CONNECT_MS = 5000;
+const LISTEN_END_MS = 1000;
+
+/**
+ * LISTEN on a dedicated connection, reconnecting a second after it is lost, until stopped. Bounded
+ * everywhere: a database that accepts the connection and then says nothing (a cut network) would
+ * otherwise hold the connect, and then the stop, forever.
+ */
 function listenPg(url: string, channel: string, onNotify: () => void): () => Promise<void> {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = () => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: LISTEN_CONNECT_MS,
+      // A connection whose network died without a word is found out by TCP keepalive, and replaced.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     client = c;
     let lost = false;
     const again = () => {
@@ -154,7 +168,17 @@ function listenPg(url: string, channel: string, onNotify: () => void): () => Pro
   return async () => {
     stopped = true;
     clearTimeout(retry);
-    client?.removeAllListeners();
-    await client?.end().catch(() => {});
+    const c = client;
+    if (!c) return;
+    c.removeAllListeners();
+    c.on('error', () => {});
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LISTEN_END_MS);
+    });
+    await Promise.race([c.end().catch(() => {}), late]);
+    clearTimeout(timer);
+    // Not closed in time (the database does not answer): drop the socket. pg has no public way to.
+    (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   };
 }

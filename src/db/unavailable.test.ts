@@ -7,10 +7,13 @@ import { createServer, type Server, Socket } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
+import { pino } from 'pino';
 import { type App, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { startWebhookWorker } from '../events/worker.ts';
 import { createWorkspace } from '../modules/workspaces/service.ts';
 import { client, onPostgres, problem, setup } from '../test/helpers.ts';
+import { startReceiver } from '../test/receiver.ts';
 import { openDatabase } from './index.ts';
 import { migrateToLatest } from './migrate.ts';
 
@@ -70,7 +73,11 @@ if (onPostgres) {
     statementTimeoutMs: 1000,
   });
   const app: App = await buildApp({
-    config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test', CAIRN_RATE_LIMIT: '1000000' }),
+    config: loadConfig({
+      CAIRN_PUBLIC_URL: 'http://cairn.test',
+      CAIRN_RATE_LIMIT: '1000000',
+      CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
+    }),
     database,
     logger: false,
   });
@@ -112,6 +119,36 @@ if (onPostgres) {
       assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
       const found = await direct.db.selectFrom('tasks').select('name').where('name', '=', 'Lost').execute();
       assert.deepEqual(found, []);
+    });
+
+    test('webhook delivery survives the outage and resumes when the database is back', async () => {
+      const receiver = await startReceiver();
+      after(() => receiver.close());
+      const quiet = pino({ level: 'silent' });
+      const config = loadConfig({
+        CAIRN_PUBLIC_URL: 'http://cairn.test',
+        CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true',
+      });
+      const sub = await owner.post('/v1/webhooks/subscribe', {
+        hookUrl: `${receiver.base}/back`,
+        event: 'task.created',
+      });
+      assert.equal(sub.status, 201, JSON.stringify(sub.body));
+      const worker = startWebhookWorker(database, config, quiet);
+      try {
+        proxy.cut();
+        // The worker's claims and its LISTEN connection fail for a while; the process stays up.
+        await new Promise((r) => setTimeout(r, 1500));
+        proxy.open = true;
+        let made = await owner.post('/v1/tasks?expand=none', { name: 'After the outage', teamId: team.id });
+        for (let i = 0; i < 5 && made.status === 503; i++) {
+          made = await owner.post('/v1/tasks?expand=none', { name: 'After the outage', teamId: team.id });
+        }
+        const [delivery] = await receiver.waitFor('/back', 1, 15_000);
+        assert.equal(delivery!.json.data.id, made.body.id);
+      } finally {
+        await worker.stop();
+      }
     });
 
     test('a statement over the statement timeout: 503, and the row is unchanged', async () => {
