@@ -63,7 +63,7 @@ export async function importData(
   const schema = await schemaVersion(database.db);
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
   const first = await lines.next();
-  checkHeader(first.done ? undefined : first.value, schema);
+  const header = checkHeader(first.done ? undefined : first.value, schema);
 
   const started = Date.now();
   const result = await database.db.transaction().execute(async (trx) => {
@@ -85,6 +85,10 @@ export async function importData(
         await loader.finish();
         if (parsed.rows !== loader.seen) {
           throw new ImportError(`the end line counts ${parsed.rows} rows, the file holds ${loader.seen}`);
+        }
+        const held = [...loader.imported, ...loader.skipped].sort().join();
+        if (held !== [...(header.workspaces ?? [])].sort().join()) {
+          throw new ImportError('the workspaces in the file are not the ones its header names');
         }
         ended = true;
         continue;

@@ -256,6 +256,10 @@ describe('a file that cannot be trusted is refused, and nothing is imported', as
       /older than this database's/,
     );
     await refused(['{"hello":"world"}', ...source.slice(1)], /not a Cairn export header/);
+    await refused(
+      [JSON.stringify({ ...header, workspaces: [header.workspaces[0]] }), ...source.slice(1)],
+      /not the ones its header names/,
+    );
   });
 
   test('rows out of their workspace or table order', async () => {
