@@ -104,8 +104,17 @@ export async function markCommitted(db: Kysely<DB>, claim: ClaimRef, at: string)
     .execute();
 }
 
+/**
+ * Gives a key back after a 5xx, so that a retry runs: unless its change committed before the failure
+ * (the answer failed after the commit), when a retry must not do the work again and is refused.
+ */
 export async function releaseKey(db: Kysely<DB>, tokenId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('token_id', '=', tokenId).where('key', '=', key).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('token_id', '=', tokenId)
+    .where('key', '=', key)
+    .where('committed_at', 'is', null)
+    .execute();
 }
 
 /** Deletes up to `n` keys taken before `before`; how many went. */

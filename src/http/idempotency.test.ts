@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { purgeKeys } from '../db/idempotency.ts';
+import { purgeKeys, releaseKey } from '../db/idempotency.ts';
 import { client, problem, setup } from '../test/helpers.ts';
 
 const f = await setup();
@@ -203,6 +203,29 @@ describe('Idempotency-Key', () => {
       .execute();
     const committed = Object.fromEntries(marks.map((m) => [m.key, m.committed_at !== null]));
     assert.deepEqual(committed, { [batchKey]: true, [failKey]: false });
+
+    // A 5xx gives a key back so that the retry runs, unless the change had committed before it.
+    const { id: tokenId } = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select('token_id as id')
+      .where('key', '=', batchKey)
+      .executeTakeFirstOrThrow();
+    await f.database.db
+      .updateTable('idempotency_keys')
+      .set({ status_code: null, response_headers: null, response_body: null })
+      .where('key', '=', batchKey)
+      .execute();
+    await releaseKey(f.database.db, tokenId, batchKey);
+    await releaseKey(f.database.db, tokenId, failKey);
+    const left = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('key', 'in', [batchKey, failKey])
+      .execute();
+    assert.deepEqual(
+      left.map((r) => r.key),
+      [batchKey],
+    );
   });
 
   test('parallel retries with one key: the work is done once', async () => {

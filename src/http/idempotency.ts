@@ -3,7 +3,7 @@
 // process gets the same status, headers and body without the work being done again
 // (`Idempotent-Replayed: true`). The same key with another method, path or body is 422
 // idempotency_key_reused; while the first request still runs it is 409 conflict. A 5xx is not kept (the
-// retry runs again). Keys are 1–255 visible ASCII characters.
+// retry runs again, unless its change had committed). Keys are 1–255 visible ASCII characters.
 //
 // The answer is stored just after the change committed, but the change marks the key committed in its
 // own transaction (context.ts `committing`). A process that dies between the two leaves a committed key
