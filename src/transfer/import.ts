@@ -8,6 +8,7 @@ import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import { positionOf, START } from '../events/stream.ts';
+import { nextCode } from '../modules/workspaces/repository.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { booleansOf, FORMAT, FORMAT_VERSION, TABLES, type TableSpec } from './tables.ts';
 
@@ -188,11 +189,7 @@ class Loader {
       .where('code', '=', code)
       .executeTakeFirst();
     if (taken) {
-      const max = await this.#trx
-        .selectFrom('workspaces')
-        .select((eb) => eb.fn.max('code').as('max'))
-        .executeTakeFirst();
-      code = Number(max?.max ?? 0) + 1;
+      code = await nextCode(this.#trx);
       row.code = code;
     }
     this.imported.push(id);

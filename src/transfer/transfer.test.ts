@@ -9,6 +9,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createWorkspace } from '../modules/workspaces/service.ts';
 import { onPostgres, openTestDatabase, type Response, setup } from '../test/helpers.ts';
 import { exportData } from './export.ts';
 import { ImportError, importData } from './import.ts';
@@ -274,6 +275,41 @@ describe('a file that cannot be trusted is refused, and nothing is imported', as
     stray.splice(1, 0, source[tasksAt]!);
     await refused(stray, /outside its workspace's part/);
   });
+});
+
+test('a workspace code already taken here is renumbered, and its tasks are still found', async () => {
+  const target = await fresh(targetDialect);
+  const here = await createWorkspace(target, { name: 'Here', ownerName: 'H', ownerEmail: 'h@here.test' });
+  const codeOf = async (id: string) =>
+    Number(
+      (await target.db.selectFrom('workspaces').select('code').where('id', '=', id).executeTakeFirstOrThrow())
+        .code,
+    );
+  const before = await codeOf(here.workspace.id);
+  const exported = source
+    .slice(1, -1)
+    .map((l) => JSON.parse(l).row)
+    .filter((r) => r.code !== undefined);
+  assert.ok(
+    exported.some((r) => Number(r.code) === before),
+    'the file holds a workspace with the same code',
+  );
+  await importData(target, text(source));
+  const codes = await target.db.selectFrom('workspaces').select(['id', 'code']).execute();
+  assert.equal(new Set(codes.map((c) => Number(c.code))).size, 3, 'every workspace a code of its own');
+  assert.equal(await codeOf(here.workspace.id), before);
+  const app = await buildApp({
+    config: loadConfig({ CAIRN_PUBLIC_URL: 'http://cairn.test' }),
+    database: target,
+    logger: false,
+  });
+  after(() => app.close());
+  const found = await app.inject({
+    method: 'GET',
+    url: '/v1/tasks/search?name=zeppelin&limit=100',
+    headers: { authorization: `Bearer ${f.ws.token}` },
+  });
+  assert.equal(found.json().data.length, 29);
 });
 
 test('an export of one workspace holds its rows only', async () => {
