@@ -19,6 +19,7 @@ import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
@@ -37,6 +38,7 @@ import taskRoutes from './modules/tasks/routes.ts';
 import { Task } from './modules/tasks/schema.ts';
 import userRoutes from './modules/users/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
+import { setRenderBudget } from './text/render-pool.ts';
 
 export interface Services {
   config: Config;
@@ -177,6 +179,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerAuth(app, database);
   registerEtags(app);
   registerIdempotency(app, database);
+  setRenderBudget(config.renderBudgetMs);
+  registerRichText(app);
   await registerRateLimit(app, config);
 
   await app.register(healthRoutes);

@@ -23,6 +23,7 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     pgPoolSize: 10,
     pgConnectTimeoutMs: 5000,
     pgStatementTimeoutMs: 30_000,
+    renderBudgetMs: 10_000,
   });
 });
 

@@ -1,5 +1,6 @@
 // Configuration comes from the environment only (decisions §1). Every value is checked here, once, at
 // start: a bad one stops the process with a single line naming the variable.
+import { DEFAULT_RENDER_BUDGET_MS } from './text/render-pool.ts';
 
 export interface Config {
   host: string;
@@ -32,6 +33,8 @@ export interface Config {
   pgConnectTimeoutMs: number;
   /** PostgreSQL: longest a statement of the server may run (0: no limit); migrations and the CLI are not limited. */
   pgStatementTimeoutMs: number;
+  /** Longest one description's conversion may run in the render pool before it is refused (400). */
+  renderBudgetMs: number;
 }
 
 export class ConfigError extends Error {
@@ -124,5 +127,6 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolSize: integer(env, 'CAIRN_PG_POOL_SIZE', 10, 1, 1000),
     pgConnectTimeoutMs: integer(env, 'CAIRN_PG_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     pgStatementTimeoutMs: integer(env, 'CAIRN_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    renderBudgetMs: integer(env, 'CAIRN_RENDER_BUDGET_MS', DEFAULT_RENDER_BUDGET_MS, 10, 600_000),
   };
 }

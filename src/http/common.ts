@@ -4,12 +4,21 @@ import { MAX_EPOCH_MS, MIN_EPOCH_MS } from '../text/dates.ts';
 
 const MAX_DESCRIPTION = 200_000;
 
-/** Markdown as a string or {markdown}, or HTML as {html} (decisions §4). */
-export const DescriptionInput = Type.Union([
-  Type.String({ maxLength: MAX_DESCRIPTION }),
-  Type.Object({ markdown: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
-  Type.Object({ html: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
-]);
+/**
+ * Marks a request field as rich text: the server converts it in its render pool before the handler
+ * runs (http/rich-text.ts). Validation ignores the keyword.
+ */
+export const RICH_TEXT = { 'x-rich-text': true } as const;
+
+/** Markdown as a string or {markdown}, or HTML as {html} (docs/api.md, "Descriptions"). */
+export const DescriptionInput = Type.Union(
+  [
+    Type.String({ maxLength: MAX_DESCRIPTION }),
+    Type.Object({ markdown: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
+    Type.Object({ html: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
+  ],
+  RICH_TEXT,
+);
 
 /**
  * ISO 8601 with any offset, or epoch milliseconds, in the years 1 to 9999 (text/dates.ts checks the

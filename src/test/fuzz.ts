@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { App } from '../app.ts';
 import type { Database } from '../db/index.ts';
+import { pathologicalCorpus } from './pathological.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema and OpenAPI are walked as plain JSON.
 type Json = any;
@@ -71,6 +72,10 @@ const NASTY: unknown[] = [
 
 const NASTY_TEXT = NASTY.filter((v): v is string => typeof v === 'string');
 
+// Rich text fields (marked x-rich-text) also get the inputs that make Markdown and HTML converters
+// slow (src/test/pathological.ts), at a tenth of the size limit so that a run stays quick.
+const PATHOLOGICAL = pathologicalCorpus(20_000).map((c) => c.input);
+
 /** The operations of the OpenAPI document under /v1, with their parameters and JSON body schema. */
 export function operationsOf(doc: Json): { operations: Operation[]; components: Record<string, Json> } {
   const operations: Operation[] = [];
@@ -100,6 +105,12 @@ export function arbitraryFor(
   if (!schema || depth > 6) return fc.constant(null);
   if (schema.$ref)
     return arbitraryFor(components[String(schema.$ref).split('/').pop()!], components, ids, depth + 1);
+  if (schema['x-rich-text'] && depth < 6) {
+    const plain = arbitraryFor({ ...schema, 'x-rich-text': undefined }, components, ids, depth);
+    const pathological = fc.constantFrom(...PATHOLOGICAL);
+    const asText = pathological.map((input) => (typeof input === 'string' ? input : input.html));
+    return fc.oneof(plain, schema.anyOf ? pathological : asText);
+  }
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives)
     return fc.oneof(...alternatives.map((s: Json) => arbitraryFor(s, components, ids, depth + 1)));

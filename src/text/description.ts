@@ -1,17 +1,37 @@
-// Descriptions (decisions §4): a request gives Markdown (a string or {markdown}) or HTML ({html}); we
-// keep sanitized HTML and Markdown, and a plain text for search. Markdown is rendered with marked and
-// HTML turned into Markdown with turndown; either way the HTML is sanitized last, so nothing that is
-// stored or returned can carry scripts, event handlers or javascript: URLs.
-import { marked } from 'marked';
+// Descriptions (docs/api.md, "Descriptions"): a request gives Markdown (a string or {markdown}) or HTML
+// ({html}); we keep sanitized HTML and Markdown, and a plain text for search. Markdown is rendered with
+// markdown-it and HTML turned into Markdown with turndown; either way the HTML is sanitized last, so
+// nothing that is stored or returned can carry scripts, event handlers or javascript: URLs.
+//
+// Every step here is linear in its input (markdown-it passes CommonMark's pathological tests; HTML is
+// tokenized by htmlparser2, never matched by a backtracking regular expression), and the server runs
+// it off the event loop: see render-pool.ts. `fromInput` converts inline only for callers that are not
+// serving requests (the CLI, seeding, tests) or for input the pool has already converted (RichText).
+import { Parser } from 'htmlparser2';
+import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
 import TurndownService from 'turndown';
 import { type AppError, invalid } from '../http/errors.ts';
+import { taskLists } from './task-lists.ts';
 
-export type DescriptionInput = string | { markdown: string } | { html: string };
+export type DescriptionInput = string | { markdown: string } | { html: string } | RichText;
 
 export interface Description {
   html: string;
   markdown: string;
+}
+
+/**
+ * A description or post content that the render pool converted before the request's transaction
+ * began (render-pool.ts): either the converted description or the 400 that refuses it.
+ */
+export class RichText {
+  readonly description: Description | null;
+  readonly failure: AppError | null;
+  constructor(description: Description | null, failure: AppError | null) {
+    this.description = description;
+    this.failure = failure;
+  }
 }
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -27,6 +47,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
 };
+
+// CommonMark with GitHub's tables, strikethrough, bare links and task lists (read-only checkboxes);
+// raw HTML passes through to the sanitizer, which decides what of it stays.
+const markdown = new MarkdownIt({ html: true, linkify: true }).use(taskLists);
 
 const turndown = new TurndownService({
   headingStyle: 'atx',
@@ -48,7 +72,6 @@ export function sanitize(html: string): string {
 export const MAX_NESTING = 100;
 
 // One container marker at the start of a line: a block quote, or a list item (bullet or ordered).
-const CONTAINER = /^[ \t]{0,3}(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]?/;
 const VOID_ELEMENTS = new Set([
   'area',
   'base',
@@ -65,6 +88,8 @@ const VOID_ELEMENTS = new Set([
   'wbr',
 ]);
 
+const CONTAINER = /^[ \t]{0,3}(?:>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]?/;
+
 /** The deepest nesting of block quotes and list items on any line of Markdown. */
 export function markdownDepth(markdown: string): number {
   let deepest = 0;
@@ -79,15 +104,28 @@ export function markdownDepth(markdown: string): number {
   return deepest;
 }
 
-/** The deepest nesting of elements in HTML (unclosed ones count as open). */
+/**
+ * The deepest nesting of elements in HTML (unclosed ones count as open; void elements such as `<br>`
+ * do not nest). htmlparser2's tokenizer is linear; the regular expression this replaced scanned to the
+ * end of the text from every `<` that had no `>` (2.4 s for 200,000 characters of `<a `).
+ */
 export function htmlDepth(html: string): number {
   let depth = 0;
   let deepest = 0;
-  for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)[^>]*?(\/?)>/g)) {
-    if (VOID_ELEMENTS.has(m[2]!.toLowerCase()) || m[3]) continue;
-    depth = m[1] ? Math.max(0, depth - 1) : depth + 1;
-    deepest = Math.max(deepest, depth);
-  }
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (VOID_ELEMENTS.has(name)) return;
+        depth += 1;
+        if (depth > deepest) deepest = depth;
+      },
+      onclosetag(name) {
+        if (!VOID_ELEMENTS.has(name)) depth = Math.max(0, depth - 1);
+      },
+    },
+    { decodeEntities: false },
+  );
+  parser.end(html);
   return deepest;
 }
 
@@ -95,44 +133,80 @@ function tooDeep(field: string): AppError {
   return invalid(field, `nests deeper than ${MAX_NESTING} levels (block quotes, lists or HTML elements)`);
 }
 
+/** The text and its form, from any accepted input shape other than RichText. */
+export function sourceOf(input: Exclude<DescriptionInput, RichText>): { text: string; isHtml: boolean } {
+  if (typeof input === 'string') return { text: input, isHtml: false };
+  return 'markdown' in input ? { text: input.markdown, isHtml: false } : { text: input.html, isHtml: true };
+}
+
 /** A description (or post content) from a request; `field` names it in a 400. */
 export function fromInput(input: DescriptionInput, field = 'description'): Description {
-  const text = typeof input === 'string' ? input : 'markdown' in input ? input.markdown : input.html;
-  const isHtml = typeof input !== 'string' && 'html' in input;
+  if (input instanceof RichText) {
+    if (input.failure) throw input.failure;
+    return input.description!;
+  }
+  const { text, isHtml } = sourceOf(input);
+  return convert(text, isHtml, field);
+}
+
+/** The conversion itself: depth checks, then Markdown → HTML (or HTML), sanitized, and its Markdown. */
+export function convert(text: string, isHtml: boolean, field: string): Description {
   if ((!isHtml && markdownDepth(text) > MAX_NESTING) || htmlDepth(text) > MAX_NESTING) throw tooDeep(field);
   try {
-    return convert(text, isHtml);
+    if (!isHtml) {
+      const html = sanitize(markdown.render(text)).trim();
+      // Markdown may embed raw HTML; then the Markdown kept is the one of the sanitized HTML, so that
+      // neither stored form carries what the sanitizer removed.
+      return { markdown: RAW_HTML.test(text) ? turndown.turndown(html) : text, html };
+    }
+    const html = sanitize(text).trim();
+    return { html, markdown: turndown.turndown(html) };
   } catch (error) {
-    // A shape of input that recurses deeper than the checks above foresaw is still the client's 400.
+    // A shape of input that recurses deeper than the checks above foresaw (inline emphasis nested
+    // thousands deep, which turndown walks recursively) is still the client's 400.
     if (error instanceof RangeError) throw tooDeep(field);
     throw error;
   }
 }
 
-function convert(text: string, isHtml: boolean): Description {
-  if (!isHtml) {
-    const html = sanitize(marked.parse(text, { async: false, gfm: true })).trim();
-    // Markdown may embed raw HTML; then the Markdown kept is the one of the sanitized HTML, so that
-    // neither stored form carries what the sanitizer removed.
-    return { markdown: RAW_HTML.test(text) ? turndown.turndown(html) : text, html };
-  }
-  const html = sanitize(text).trim();
-  return { html, markdown: turndown.turndown(html) };
-}
-
 export const EMPTY: Description = { html: '', markdown: '' };
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+// Elements after which the words of the next one must not run on (`<p>a</p><p>b</p>` is "a b").
+const BREAKS = new Set(['p', 'div', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br', 'tr', 'td', 'th']);
+
+// The search text of descriptions this process converted moments ago, by their HTML: the render pool
+// derives it off the event loop (render-pool.ts), and the index hook of the same request finds it
+// here instead of deriving it again on the event loop. Bounded by characters kept; a miss (evicted, or
+// HTML read back from the database) only means deriving it again.
+const recentTexts = new Map<string, string>();
+const RECENT_TEXT_LIMIT = 8_000_000;
+let recentChars = 0;
+
+export function rememberPlainText(html: string, text: string): void {
+  if (html.length < 2_000 || recentTexts.has(html)) return;
+  recentTexts.set(html, text);
+  recentChars += html.length + text.length;
+  for (const [oldHtml, oldText] of recentTexts) {
+    if (recentChars <= RECENT_TEXT_LIMIT) break;
+    recentTexts.delete(oldHtml);
+    recentChars -= oldHtml.length + oldText.length;
+  }
+}
 
 /** The words of the HTML, for the search index: tags removed, entities decoded. */
 export function plainText(html: string): string {
-  return sanitizeHtml(html.replace(/<\/(p|div|li|h\d|br|tr)>/gi, ' $&'), {
-    allowedTags: [],
-    allowedAttributes: {},
-  }).replace(/&(#x?[0-9a-f]+|\w+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#x') || entity.startsWith('#X'))
-      return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(Number(entity.slice(1)));
-    return ENTITIES[entity.toLowerCase()] ?? whole;
-  });
+  const known = recentTexts.get(html);
+  if (known !== undefined) return known;
+  const parts: string[] = [];
+  const parser = new Parser(
+    {
+      ontext: (text) => parts.push(text),
+      onclosetag: (name) => {
+        if (BREAKS.has(name)) parts.push(' ');
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return parts.join('');
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Person } from '../../http/common.ts';
+import { Person, RICH_TEXT } from '../../http/common.ts';
 import {
   CursorQuery,
   ExpandQuery,
@@ -24,6 +24,7 @@ const Content = Type.String({
   maxLength: 200_000,
   pattern: '\\S',
   description: 'Markdown, sanitized as descriptions are; up to 200,000 characters',
+  ...RICH_TEXT,
 });
 
 export const PostImageInput = Type.Object(

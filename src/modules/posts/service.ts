@@ -9,7 +9,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
 import { checkVersion } from '../../preconditions.ts';
-import { fromInput } from '../../text/description.ts';
+import { type DescriptionInput, fromInput } from '../../text/description.ts';
 import { type Entity, loadEntity } from './entities.ts';
 import type { PostRow, ReactionRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -18,7 +18,7 @@ import type { PostCreateBody } from './schema.ts';
 export interface NewPost {
   entityType: 'task' | 'project' | 'document';
   entityId: string;
-  content: string;
+  content: DescriptionInput;
   action?: string;
   actionValue?: string;
   parentId?: string;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateInput, DescriptionInput, DescriptionOut, Person } from '../../http/common.ts';
+import { DateInput, DescriptionInput, DescriptionOut, Person, RICH_TEXT } from '../../http/common.ts';
 import {
   Color,
   CursorQuery,
@@ -53,7 +53,7 @@ export const ProjectUpsertBody = UpsertBody(
 export type ProjectUpsertBody = Static<typeof ProjectUpsertBody>;
 
 export const ProjectStatusUpdateBody = Type.Object(
-  { statusId: Uuid, content: Type.String({ minLength: 1, maxLength: 200_000 }) },
+  { statusId: Uuid, content: Type.String({ minLength: 1, maxLength: 200_000, ...RICH_TEXT }) },
   {
     additionalProperties: false,
     examples: [{ statusId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', content: 'On track for the **15th**' }],

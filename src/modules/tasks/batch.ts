@@ -12,11 +12,13 @@ import { eventsCommitted } from '../../events/signal.ts';
 import { AppError } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
+import { prepareRichText, richTextFields } from '../../text/render-pool.ts';
 import { lockTasks } from './repository.ts';
 import { TaskUpsertBody } from './schema.ts';
 import { insertCreates, type PreparedCreate, prepareCreate, type SavedTask, upsertTask } from './service.ts';
 
 const validateEntry = bodyValidator(TaskUpsertBody, '');
+const ENTRY_RICH_TEXT = richTextFields(TaskUpsertBody);
 
 export interface BatchFailure {
   task: unknown;
@@ -58,7 +60,7 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
  * Updates keep a savepoint each. A check that fails in a way nobody expected (not a 400-type error)
  * may have broken the transaction on PostgreSQL, so the batch then starts over entry by entry.
  */
-export function runBatch<T>(
+export async function runBatch<T>(
   database: Database,
   auth: Auth,
   entries: object[],
@@ -72,6 +74,13 @@ export function runBatch<T>(
     const input = structuredClone(entry);
     return { entry, input, errors: validateEntry(input) };
   });
+  // Descriptions are converted in the render pool, all entries at once, before the transaction
+  // begins (http/rich-text.ts does the same for single bodies).
+  await Promise.all(
+    checked.map(({ input, errors }) =>
+      errors.length === 0 ? prepareRichText(input as Record<string, unknown>, ENTRY_RICH_TEXT) : null,
+    ),
+  );
   const refs = checked.flatMap(({ input, errors }) => {
     const id = (input as { id?: unknown }).id;
     const ref = errors.length === 0 && typeof id === 'string' ? numberRef(id) : null;
