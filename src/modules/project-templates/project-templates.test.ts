@@ -271,3 +271,39 @@ describe('POST /v1/project-templates/{id}/create-project', () => {
     problem(await guest.api.post(`/v1/project-templates/${t.id}/create-project`, {}), 403, 'forbidden');
   });
 });
+
+describe('children of scoped task templates', () => {
+  test('one in a hidden area is left out unreported; one in an archived area is skipped and reported', async () => {
+    const retired = (await f.owner.post('/v1/areas', { name: 'Retired' })).body;
+    const t = await template({ name: 'Roadshow', ownedByAreaId: area.id });
+    const scoped = (
+      await f.owner.post('/v1/task-templates', {
+        name: 'Book halls',
+        scopeType: 'project_template',
+        scopeId: t.id,
+      })
+    ).body;
+    const child = (body: Record<string, unknown>) =>
+      f.owner.post('/v1/task-templates', { parentTaskTemplateId: scoped.id, ...body }).then((r) => r.body);
+    await child({ name: 'Brief the board', areaId: board.id });
+    const old = await child({ name: 'Ask the old team', areaId: retired.id });
+    await child({ name: 'Print posters', areaId: events.id });
+    await f.owner.post(`/v1/areas/${retired.id}/archive`);
+    const res = await member.api.post(`/v1/project-templates/${t.id}/create-project?expand=none`, {});
+    assert.deepEqual([res.status, res.headers['skipped-task-templates']], [201, old.id]);
+    const made = await f.database.db
+      .selectFrom('tasks')
+      .select(['name', 'group_id'])
+      .where('workspace_id', '=', f.ws.workspace.id)
+      .where('project_id', '=', res.body.id)
+      .orderBy('name')
+      .execute();
+    assert.deepEqual(
+      made.map((t) => ({ ...t })),
+      [
+        { name: 'Book halls', group_id: area.id },
+        { name: 'Print posters', group_id: events.id },
+      ],
+    );
+  });
+});

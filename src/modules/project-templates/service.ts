@@ -148,7 +148,7 @@ export async function createProjectFromTemplate(
   ctx: Context,
   ref: string,
   body: CreateProjectBody,
-): Promise<projects.LoadedProject> {
+): Promise<taskTemplates.MadeTasks<projects.LoadedProject>> {
   const template = await loadVisibleProjectTemplate(ctx, ref);
   if (template.deleted_at !== null) throw DELETED();
   await taskTemplates.checkAreaOpen(ctx, template.owned_by_area_id);
@@ -166,6 +166,6 @@ export async function createProjectFromTemplate(
     },
     at,
   );
-  await taskTemplates.createTasksForProject(ctx, template.id, project.row, at);
-  return project;
+  const { skipped } = await taskTemplates.createTasksForProject(ctx, template.id, project.row, at);
+  return { made: project, skipped };
 }

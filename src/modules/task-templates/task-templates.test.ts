@@ -313,3 +313,83 @@ describe('POST /v1/task-templates/{id}/create-task', () => {
     await f.owner.post(`/v1/areas/${area.id}/unarchive`);
   });
 });
+
+describe('child templates in other areas', () => {
+  /** Names of the tasks stored in a group, whoever may see them. */
+  const tasksIn = async (groupId: string) =>
+    (
+      await f.database.db
+        .selectFrom('tasks')
+        .select('name')
+        .where('workspace_id', '=', f.ws.workspace.id)
+        .where('group_id', '=', groupId)
+        .orderBy('name')
+        .execute()
+    ).map((t) => t.name);
+
+  test('a child in an area the caller cannot see is left out, unreported', async () => {
+    const parent = await template({ name: 'Open parent', areaId: area.id });
+    await template({
+      name: 'Hidden child',
+      areaId: hidden.id,
+      description: 'Board minutes',
+      parentTaskTemplateId: parent.id,
+    });
+    const res = await member.api.post(`/v1/task-templates/${parent.id}/create-task?expand=none`, {});
+    assert.deepEqual(
+      [res.status, res.body.name, res.headers['skipped-task-templates']],
+      [201, 'Open parent', undefined],
+    );
+    assert.deepEqual(await tasksIn(hidden.id), []);
+    // Whoever sees the child's area gets its task.
+    const own = await f.owner.post(`/v1/task-templates/${parent.id}/create-task?expand=none`, {});
+    assert.equal(own.status, 201);
+    assert.deepEqual(await tasksIn(hidden.id), ['Hidden child']);
+  });
+
+  test('a child in an archived area is skipped, and its id reported', async () => {
+    const old = (await f.owner.post('/v1/areas', { name: 'Old office' })).body;
+    const parent = await template({ name: 'Move desks', areaId: area.id });
+    const child = await template({ name: 'Return keys', areaId: old.id, parentTaskTemplateId: parent.id });
+    const sibling = await template({ name: 'Label boxes', areaId: area.id, parentTaskTemplateId: parent.id });
+    assert.equal((await f.owner.post(`/v1/areas/${old.id}/archive`)).status, 200);
+    const key = { 'idempotency-key': 'move-desks-1' };
+    const res = await member.api.post(`/v1/task-templates/${parent.id}/create-task?expand=none`, {}, key);
+    assert.deepEqual([res.status, res.headers['skipped-task-templates']], [201, child.id]);
+    // A retry is answered with the same header.
+    const again = await member.api.post(`/v1/task-templates/${parent.id}/create-task?expand=none`, {}, key);
+    assert.deepEqual(
+      [again.status, again.headers['idempotent-replayed'], again.headers['skipped-task-templates']],
+      [201, 'true', child.id],
+    );
+    assert.deepEqual(await tasksIn(old.id), []);
+    const made = await f.owner.get(`/v1/tasks/search?expand=none&name=${encodeURIComponent('Label boxes')}`);
+    assert.deepEqual(
+      made.body.data.map((t: { name: string }) => t.name),
+      [sibling.name],
+    );
+  });
+
+  test("a child's project the caller cannot see counts as none: the task goes into the parent's", async () => {
+    const secretTeam = (await f.owner.post('/v1/teams', { name: 'Legal', privacy: 'private' })).body;
+    const secret = (
+      await f.owner.post('/v1/projects?expand=none', { name: 'Lawsuit', teamId: secretTeam.id })
+    ).body;
+    const parent = await template({ name: 'Contract', areaId: area.id, projectId: project.id });
+    await template({
+      name: 'Sign contract',
+      areaId: area.id,
+      projectId: secret.id,
+      parentTaskTemplateId: parent.id,
+    });
+    const res = await member.api.post(`/v1/task-templates/${parent.id}/create-task?expand=none`, {});
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const found = await f.owner.get(
+      `/v1/tasks/search?expand=none&name=${encodeURIComponent('Sign contract')}`,
+    );
+    assert.deepEqual(
+      found.body.data.map((t: { projectId: string }) => t.projectId),
+      [project.id],
+    );
+  });
+});

@@ -113,7 +113,9 @@ async function parentOf(ctx: Context, body: TaskTemplateUpsertBody, current?: Ta
   const given = body.parentTaskTemplateId;
   if (given === undefined) return current?.parent_task_template_id ?? null;
   if (given === null) return null;
-  const parent = await repo.findTemplate(ctx.db, ctx.workspace.id, { id: given });
+  // Attaching changes the parent too: it is locked like any row a write reads (PostgreSQL), so that two
+  // attaches at once cannot nest two levels or attach to a parent being deleted.
+  const parent = await repo.findTemplate(ctx.db, ctx.workspace.id, { id: given }, ctx.dialect === 'postgres');
   const visibility = await groups.groupVisibility(ctx);
   if (
     !parent ||
