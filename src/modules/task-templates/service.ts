@@ -128,6 +128,11 @@ interface Overrides {
   dueDate?: string | null;
   statusId?: string;
   description?: ReturnType<typeof fromInput>;
+  /**
+   * The request field a relative due date outside the years 1 to 9999 is named by: the one that
+   * would fix it (the body's dueDate, else what set the date it moves from); dueDate when absent.
+   */
+  dateField?: string;
 }
 
 /** Checks and prepares the task of one template (overrides apply to it alone). */
@@ -144,7 +149,7 @@ async function prepare(
   const dueDate =
     o.dueDate !== undefined
       ? o.dueDate
-      : resolveDate(relative, t.due_date, relative ? await anchors(projectId) : {});
+      : resolveDate(relative, t.due_date, relative ? await anchors(projectId) : {}, o.dateField ?? 'dueDate');
   return tasks.prepareAreaCreate(
     ctx,
     {
@@ -307,10 +312,14 @@ export async function createTaskFromTemplate(
     // A parent and its children usually share a project: its dates are read once.
     projectAnchors(ctx, at),
     // A child's task goes with its parent's: into the body's project, else its own, else the parent's.
+    // Its date moves from that project's (task_created cannot leave the range): projectId names it.
     (t) =>
       t.id === template.id
         ? { ...o, projectId: main }
-        : { projectId: o.projectId !== undefined ? o.projectId : (projectOf(t) ?? main) },
+        : {
+            projectId: o.projectId !== undefined ? o.projectId : (projectOf(t) ?? main),
+            dateField: 'projectId',
+          },
     at,
   );
   return { made: rows[0]!, skipped };
@@ -359,7 +368,11 @@ export async function createTasksForProject(
     ctx,
     [...parents.usable, ...children.usable],
     async () => anchors,
-    () => ({ projectId: project.id }),
+    // A date moves from the project's start or due date, which the body's startDate or dueDate set.
+    (t) => ({
+      projectId: project.id,
+      dateField: t.relative_date_event_type === 'project_start' ? 'startDate' : 'dueDate',
+    }),
     at,
   );
   return { made: rows, skipped: [...parents.skipped, ...children.skipped] };
