@@ -185,3 +185,60 @@ describe('relative dates outside the years 1 to 9999', () => {
     assert.deepEqual([given.status, given.body.dueDate], [201, '9999-12-31T00:00:00.000Z']);
   });
 });
+
+describe('the status a template shows', () => {
+  const studio = async (name: string) => {
+    const a = (
+      await f.owner.post('/v1/areas', {
+        name,
+        taskStatuses: [
+          { name: 'Idea', stage: 'backlog' },
+          { name: 'Todo', stage: 'unstarted' },
+          { name: 'Drafting', stage: 'started' },
+          { name: 'Editing', stage: 'started' },
+          { name: 'Done', stage: 'completed' },
+        ],
+      })
+    ).body;
+    const statuses = (await f.owner.get(`/v1/areas/${a.id}?expand=taskStatuses`)).body.taskStatuses;
+    return { a, statuses };
+  };
+  const keep = (list: { id: string; name: string; stage: string }[]) =>
+    list.map((s) => ({ id: s.id, name: s.name, stage: s.stage }));
+  const shown = async (id: string) => {
+    const one = (await f.owner.get(`/v1/task-templates/${id}`)).body;
+    const listed = (await f.owner.get(`/v1/task-templates?limit=100&areaId=${one.areaId}`)).body.data.find(
+      (t: { id: string }) => t.id === id,
+    );
+    assert.deepEqual([listed.statusId, listed.statusStage], [one.statusId, one.statusStage]);
+    return [one.statusId, one.statusStage];
+  };
+  const made = async (id: string) => {
+    const task = (await f.owner.post(`/v1/task-templates/${id}/create-task?expand=status`, {})).body;
+    return [task.statusId, task.status.stage];
+  };
+
+  test('a status its area removed: the template shows what create-task uses', async () => {
+    const { a, statuses: st } = await studio('Studio');
+    const draft = await template({ name: 'Draft', areaId: a.id, statusId: st[2].id });
+    const ship = await template({ name: 'Ship', areaId: a.id, statusId: st[4].id });
+    // Drafting goes (Editing is still started); Done, the only completed status, goes too.
+    const update = await f.owner.post('/v1/areas', { id: a.id, taskStatuses: keep([st[0], st[1], st[3]]) });
+    assert.equal(update.status, 200, JSON.stringify(update.body));
+    assert.deepEqual(await shown(draft.id), [null, 'started']);
+    assert.deepEqual(await made(draft.id), [st[3].id, 'started']);
+    assert.deepEqual(await shown(ship.id), [null, 'unstarted']);
+    assert.deepEqual(await made(ship.id), [st[1].id, 'unstarted']);
+  });
+
+  test('a status whose stage the area changed: kept, with its stage now, through an update', async () => {
+    const { a, statuses: st } = await studio('Newsroom');
+    const draft = await template({ name: 'Draft', areaId: a.id, statusId: st[2].id });
+    const moved = keep(st).map((s) => (s.id === st[2].id ? { ...s, stage: 'completed' } : s));
+    assert.equal((await f.owner.post('/v1/areas', { id: a.id, taskStatuses: moved })).status, 200);
+    assert.deepEqual(await shown(draft.id), [st[2].id, 'completed']);
+    const renamed = await f.owner.post('/v1/task-templates', { id: draft.id, name: 'Final draft' });
+    assert.deepEqual([renamed.body.statusId, renamed.body.statusStage], [st[2].id, 'completed']);
+    assert.deepEqual(await made(draft.id), [st[2].id, 'completed']);
+  });
+});

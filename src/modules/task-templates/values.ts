@@ -84,9 +84,11 @@ async function statusOf(
     return { status_id: status.id, status_stage: status.stage as TaskStage };
   }
   // Kept only while it is still a status of the (possibly new) area, and of the stage if one is given;
-  // the stage stands in otherwise.
-  const stage = pick(body.statusStage, current?.status_stage ?? null) as TaskStage | null;
+  // the stage stands in otherwise. Kept without a stage given, it brings its stage as it is now (the
+  // area may have changed it), as the template shows it (present.ts).
   const kept = given === null ? undefined : statuses.find((s) => s.id === current?.status_id);
+  if (kept && body.statusStage === undefined) return { status_id: kept.id, status_stage: kept.stage };
+  const stage = pick(body.statusStage, current?.status_stage ?? null) as TaskStage | null;
   const statusId = kept && kept.stage === stage ? kept.id : null;
   return { status_id: statusId, status_stage: stage };
 }
