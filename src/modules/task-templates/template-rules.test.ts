@@ -97,6 +97,25 @@ describe('child templates in other areas', () => {
   });
 });
 
+describe('attaching a child', () => {
+  // SQLite serializes writers; on PostgreSQL the two requests run at once, each on its connection.
+  test('two attaches at once never nest two levels: the parent is locked while checked', async () => {
+    for (let round = 0; round < 8; round++) {
+      const [a, b, c] = await Promise.all(
+        ['A', 'B', 'C'].map((n) => template({ name: `Nest ${round}${n}`, areaId: area.id })),
+      );
+      const results = await Promise.all([
+        f.owner.post('/v1/task-templates', { id: a.id, parentTaskTemplateId: b.id }),
+        f.owner.post('/v1/task-templates', { id: b.id, parentTaskTemplateId: c.id }),
+      ]);
+      const statuses = results.map((r) => r.status).sort();
+      assert.deepEqual(statuses, [200, 400], JSON.stringify(results.map((r) => r.body)));
+      const loser = results.find((r) => r.status === 400)!;
+      assert.equal(problem(loser, 400, 'validation_failed').errors[0].path, '/body/parentTaskTemplateId');
+    }
+  });
+});
+
 describe('relative dates outside the years 1 to 9999', () => {
   const relative = (count: number, unit: string, direction: string, event: string) => ({
     relativeDateCount: count,
