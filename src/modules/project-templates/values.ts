@@ -1,7 +1,6 @@
 // A project template's values, checked as a whole: what a create or an update leaves it holding
 // (fields given replace, null clears, absent keep).
-import type { Context } from '../../context.ts';
-import { now } from '../../context.ts';
+import { type Context, now } from '../../context.ts';
 import { invalid } from '../../http/errors.ts';
 import { type Anchors, type RelativeDate, resolveDate } from '../../text/relative-dates.ts';
 import { mergedCalendar, mergedDescription, mergedRelative, pick } from '../../text/template-fields.ts';
@@ -23,7 +22,14 @@ type Fields = Omit<
   | 'deleted_by_id'
 >;
 
-export function relativeDue(t: ProjectTemplateRow): RelativeDate | null {
+type DateFields = Pick<
+  ProjectTemplateRow,
+  | 'start_date'
+  | 'due_date'
+  | `relative_${'start' | 'due'}_date_${'count' | 'unit' | 'direction' | 'event_type'}`
+>;
+
+function relativeDue(t: DateFields): RelativeDate | null {
   return t.relative_due_date_count === null
     ? null
     : {
@@ -34,7 +40,7 @@ export function relativeDue(t: ProjectTemplateRow): RelativeDate | null {
       };
 }
 
-export function relativeStart(t: ProjectTemplateRow): RelativeDate | null {
+function relativeStart(t: DateFields): RelativeDate | null {
   return t.relative_start_date_count === null
     ? null
     : {
@@ -44,13 +50,6 @@ export function relativeStart(t: ProjectTemplateRow): RelativeDate | null {
         event: t.relative_start_date_event_type!,
       };
 }
-
-type DateFields = Pick<
-  ProjectTemplateRow,
-  | 'start_date'
-  | 'due_date'
-  | `relative_${'start' | 'due'}_date_${'count' | 'unit' | 'direction' | 'event_type'}`
->;
 
 /** Which field a date that cannot be resolved is named by: the body's dates when a project is made. */
 export const USE_FIELDS = { start: 'startDate', due: 'dueDate' };
@@ -70,8 +69,8 @@ export function projectDates(
 ) {
   let start = given.startDate;
   let due = given.dueDate;
-  const rs = relativeStart(t as ProjectTemplateRow);
-  const rd = relativeDue(t as ProjectTemplateRow);
+  const rs = relativeStart(t);
+  const rd = relativeDue(t);
   const anchors = (): Anchors => ({
     task_created: at,
     project_created: at,
