@@ -21,7 +21,7 @@ const IN_FLIGHT_MS = 60_000;
 const PURGE_EVERY_MS = 3600_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 /** Headers that are part of the answer; the rest (request id, rate limit) belong to each request. */
-const REPLAYED = ['content-type', 'etag', 'location'];
+const REPLAYED = ['content-type', 'etag', 'location', 'skipped-task-templates'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { AppError } from '../http/errors.ts';
 import { resolveDate, shift } from './relative-dates.ts';
 
 test('days and weeks are exact, months follow the calendar and clamp to the month', () => {
@@ -18,10 +19,31 @@ test('days and weeks are exact, months follow the calendar and clamp to the mont
 test('resolveDate: relative first, then the calendar date, and null without an anchor', () => {
   const relative = { count: 2, unit: 'days', direction: 'before', event: 'project_due' } as const;
   assert.equal(
-    resolveDate(relative, '2026-05-01', { project_due: '2026-06-10T00:00:00.000Z' }),
+    resolveDate(relative, '2026-05-01', { project_due: '2026-06-10T00:00:00.000Z' }, 'dueDate'),
     '2026-06-08T00:00:00.000Z',
   );
-  assert.equal(resolveDate(relative, '2026-05-01', { project_due: null }), null);
-  assert.equal(resolveDate(null, '2026-05-01', {}), '2026-05-01T00:00:00.000Z');
-  assert.equal(resolveDate(null, null, {}), null);
+  assert.equal(resolveDate(relative, '2026-05-01', { project_due: null }, 'dueDate'), null);
+  assert.equal(resolveDate(null, '2026-05-01', {}, 'dueDate'), '2026-05-01T00:00:00.000Z');
+  assert.equal(resolveDate(null, null, {}, 'dueDate'), null);
+});
+
+test('resolveDate: a date outside the years 1 to 9999 is a 400 naming the field, never null', () => {
+  const after = { count: 1, unit: 'days', direction: 'after', event: 'project_due' } as const;
+  const before = { count: 1, unit: 'months', direction: 'before', event: 'project_start' } as const;
+  const fieldOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return (error as AppError).errors?.[0]?.path;
+    }
+    return 'no error';
+  };
+  assert.equal(
+    fieldOf(() => resolveDate(after, null, { project_due: '9999-12-31T00:00:00.000Z' }, 'dueDate')),
+    'dueDate',
+  );
+  assert.equal(
+    fieldOf(() => resolveDate(before, null, { project_start: '0001-01-20T00:00:00.000Z' }, 'startDate')),
+    'startDate',
+  );
 });

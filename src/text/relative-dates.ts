@@ -70,16 +70,26 @@ export type Anchors = Partial<Record<DateEvent, string | null>>;
 
 /**
  * A template date: the relative one when the template has one (null when its event has no date, such
- * as a project without a start), otherwise the calendar date at midnight UTC, otherwise null.
+ * as a project without a start), otherwise the calendar date at midnight UTC, otherwise null. A
+ * relative date that lands outside the years 1 to 9999 is a 400 naming `field`, never an empty date:
+ * the caller asked for a date and would silently get none.
  */
 export function resolveDate(
   relative: RelativeDate | null,
   calendar: string | null,
   anchors: Anchors,
+  field: string,
 ): string | null {
   if (relative) {
     const anchor = anchors[relative.event];
-    return anchor ? shift(anchor, relative) : null;
+    if (!anchor) return null;
+    const moved = shift(anchor, relative);
+    if (moved === null)
+      throw invalid(
+        field,
+        `${relative.count} ${relative.unit} ${relative.direction} ${relative.event} (${anchor.slice(0, 10)}) falls outside 0001-01-01 to 9999-12-31`,
+      );
+    return moved;
   }
   return calendar === null ? null : `${calendar}T00:00:00.000Z`;
 }

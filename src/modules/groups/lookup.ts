@@ -97,6 +97,14 @@ export function labelsOfGroups(
   return repo.labelsOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
 }
 
+/** The statuses of several groups at once, in order (presenting a page of templates). */
+export function statusesOfGroups(
+  ctx: Pick<Context, 'db' | 'workspace'>,
+  groupIds: string[],
+): Promise<StatusRow[]> {
+  return repo.statusesOf(ctx.db, ctx.workspace.id, [...new Set(groupIds)]);
+}
+
 /** The visible areas (not teams) among ids: for area references in bodies. */
 export async function visibleAreaIds(ctx: Context, ids: string[]): Promise<Set<string>> {
   const { visible, visibleTeams } = await groupVisibility(ctx);

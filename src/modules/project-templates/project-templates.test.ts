@@ -271,3 +271,114 @@ describe('POST /v1/project-templates/{id}/create-project', () => {
     problem(await guest.api.post(`/v1/project-templates/${t.id}/create-project`, {}), 403, 'forbidden');
   });
 });
+
+describe('children of scoped task templates', () => {
+  test('one in a hidden area is left out unreported; one in an archived area is skipped and reported', async () => {
+    const retired = (await f.owner.post('/v1/areas', { name: 'Retired' })).body;
+    const t = await template({ name: 'Roadshow', ownedByAreaId: area.id });
+    const scoped = (
+      await f.owner.post('/v1/task-templates', {
+        name: 'Book halls',
+        scopeType: 'project_template',
+        scopeId: t.id,
+      })
+    ).body;
+    const child = (body: Record<string, unknown>) =>
+      f.owner.post('/v1/task-templates', { parentTaskTemplateId: scoped.id, ...body }).then((r) => r.body);
+    await child({ name: 'Brief the board', areaId: board.id });
+    const old = await child({ name: 'Ask the old team', areaId: retired.id });
+    await child({ name: 'Print posters', areaId: events.id });
+    await f.owner.post(`/v1/areas/${retired.id}/archive`);
+    const res = await member.api.post(`/v1/project-templates/${t.id}/create-project?expand=none`, {});
+    assert.deepEqual([res.status, res.headers['skipped-task-templates']], [201, old.id]);
+    const made = await f.database.db
+      .selectFrom('tasks')
+      .select(['name', 'group_id'])
+      .where('workspace_id', '=', f.ws.workspace.id)
+      .where('project_id', '=', res.body.id)
+      .orderBy('name')
+      .execute();
+    assert.deepEqual(
+      made.map((t) => ({ ...t })),
+      [
+        { name: 'Book halls', group_id: area.id },
+        { name: 'Print posters', group_id: events.id },
+      ],
+    );
+  });
+});
+
+describe('dates outside the years 1 to 9999', () => {
+  const rel = (which: 'Due' | 'Start', count: number, unit: string, direction: string, event: string) => ({
+    [`relative${which}DateCount`]: count,
+    [`relative${which}DateUnit`]: unit,
+    [`relative${which}DateDirection`]: direction,
+    [`relative${which}DateEventType`]: event,
+  });
+  const pathOf = (res: { status: number; body: unknown; headers: Record<string, unknown> }) =>
+    problem(res as never, 400, 'validation_failed').errors[0].path;
+
+  test('are refused when a template is made, naming its relative date', async () => {
+    const before = (await f.owner.get('/v1/project-templates?includeDeleted=true&limit=100')).body.data
+      .length;
+    const made = (body: Record<string, unknown>) =>
+      f.owner.post('/v1/project-templates', { name: 'x', ownedByAreaId: area.id, ...body });
+    assert.equal(
+      pathOf(await made({ startDate: '9999-12-20', ...rel('Due', 4, 'weeks', 'after', 'project_start') })),
+      '/body/relativeDueDateCount',
+    );
+    assert.equal(
+      pathOf(await made({ dueDate: '0001-01-10', ...rel('Start', 1, 'months', 'before', 'project_due') })),
+      '/body/relativeStartDateCount',
+    );
+    const after = (await f.owner.get('/v1/project-templates?includeDeleted=true&limit=100')).body.data.length;
+    assert.equal(after, before);
+    // A task template scoped to it: against the dates a new project would get.
+    const t = await template({ name: 'Year end', ownedByAreaId: area.id, dueDate: '9999-12-31' });
+    const scoped = await f.owner.post('/v1/task-templates', {
+      name: 'After the end',
+      scopeType: 'project_template',
+      scopeId: t.id,
+      relativeDateCount: 1,
+      relativeDateUnit: 'days',
+      relativeDateDirection: 'after',
+      relativeDateEventType: 'project_due',
+    });
+    assert.equal(pathOf(scoped), '/body/relativeDateCount');
+  });
+
+  test('are a 400 naming the body field when a project is made, and nothing is made', async () => {
+    const t = await template({
+      name: 'Long haul',
+      ownedByAreaId: area.id,
+      ...rel('Due', 4, 'weeks', 'after', 'project_start'),
+    });
+    const scoped = (name: string, event: string) =>
+      f.owner.post('/v1/task-templates', {
+        name,
+        scopeType: 'project_template',
+        scopeId: t.id,
+        relativeDateCount: 2,
+        relativeDateUnit: 'days',
+        relativeDateDirection: 'after',
+        relativeDateEventType: event,
+      });
+    assert.equal((await scoped('Debrief', 'project_due')).status, 201);
+    const count = async (table: 'projects' | 'tasks') =>
+      (
+        await f.database.db
+          .selectFrom(table)
+          .select('id')
+          .where('workspace_id', '=', f.ws.workspace.id)
+          .execute()
+      ).length;
+    const before = [await count('projects'), await count('tasks')];
+    const made = (body: Record<string, unknown>) =>
+      f.owner.post(`/v1/project-templates/${t.id}/create-project?expand=none`, body);
+    assert.equal(pathOf(await made({ startDate: '9999-12-20' })), '/body/dueDate');
+    assert.equal(pathOf(await made({ startDate: '9999-01-01', dueDate: '9999-12-31' })), '/body/dueDate');
+    assert.equal((await scoped('Kick off', 'project_start')).status, 201);
+    assert.equal(pathOf(await made({ startDate: '9999-12-31', dueDate: '9999-12-01' })), '/body/startDate');
+    assert.deepEqual([await count('projects'), await count('tasks')], before);
+  });
+});

@@ -5,6 +5,7 @@ import { auth } from '../../http/auth.ts';
 import { flag, parsePresentation } from '../../http/query.ts';
 import { DEFAULT_LIMIT, Empty, errors, IdParams, List } from '../../http/schemas.ts';
 import { presentProjects } from '../projects/present.ts';
+import { madeFromTemplate, SKIPPED_HEADER } from '../task-templates/schema.ts';
 import { presentProjectTemplates } from './present.ts';
 import {
   CreateProjectBody,
@@ -114,15 +115,23 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
         params: IdParams,
         querystring: CreateProjectQuery,
         body: CreateProjectBody,
-        response: { 201: Type.Ref('Project'), ...errors('not_found', 'forbidden', 'deleted', 'conflict') },
+        response: {
+          201: madeFromTemplate('Project'),
+          ...errors('not_found', 'forbidden', 'deleted', 'conflict'),
+        },
       },
     },
     async (request, reply) => {
       const p = parsePresentation(request.query, TEMPLATE_PROJECT_EXPANSIONS);
-      const out = await inTransaction(database, auth(request), async (ctx) => {
-        const project = await service.createProjectFromTemplate(ctx, request.params.id, request.body);
-        return (await presentProjects(ctx, [project], p))[0];
+      const { out, skipped } = await inTransaction(database, auth(request), async (ctx) => {
+        const { made, skipped } = await service.createProjectFromTemplate(
+          ctx,
+          request.params.id,
+          request.body,
+        );
+        return { out: (await presentProjects(ctx, [made], p))[0], skipped };
       });
+      if (skipped.length > 0) reply.header(SKIPPED_HEADER, skipped.join(', '));
       return reply.code(201).send(out);
     },
   );

@@ -8,7 +8,6 @@ import type { Condition } from '../../db/listing.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
-import { type Anchors, resolveDate } from '../../text/relative-dates.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import { canChangeTemplates } from '../task-templates/policy.ts';
@@ -17,7 +16,7 @@ import { loadVisibleProjectTemplate } from './lookup.ts';
 import type { ProjectTemplateRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { CreateProjectBody, ProjectTemplateUpsertBody } from './schema.ts';
-import { checkTemplate, relativeDue, relativeStart } from './values.ts';
+import { checkTemplate, projectDates, USE_FIELDS } from './values.ts';
 
 export { loadVisibleProjectTemplate } from './lookup.ts';
 
@@ -116,28 +115,12 @@ export async function listProjectTemplates(
   return rows.map((row) => ({ row, areaIds: areas.get(row.id) ?? [] }));
 }
 
-/**
- * The project's dates: the body's, else the template's relative or calendar ones. A start relative to
- * the due date (or the reverse) is resolved once the other is known; checkTemplate refuses cycles.
- */
-function projectDates(t: ProjectTemplateRow, body: CreateProjectBody, at: string) {
-  let start = body.startDate !== undefined ? toTimestampOrNull(body.startDate, 'startDate') : undefined;
-  let due = body.dueDate !== undefined ? toTimestampOrNull(body.dueDate, 'dueDate') : undefined;
-  const rs = relativeStart(t);
-  const rd = relativeDue(t);
-  const anchors = (): Anchors => ({
-    task_created: at,
-    project_created: at,
-    project_start: start ?? null,
-    project_due: due ?? null,
-  });
-  for (let round = 0; round < 2; round++) {
-    if (start === undefined && (rs?.event !== 'project_due' || due !== undefined))
-      start = resolveDate(rs, t.start_date, anchors());
-    if (due === undefined && (rd?.event !== 'project_start' || start !== undefined))
-      due = resolveDate(rd, t.due_date, anchors());
-  }
-  return { startDate: start ?? null, dueDate: due ?? null };
+/** The dates a create-project body gives (null: none), as timestamps; absent ones are the template's. */
+function givenDates(body: CreateProjectBody) {
+  return {
+    startDate: body.startDate !== undefined ? toTimestampOrNull(body.startDate, 'startDate') : undefined,
+    dueDate: body.dueDate !== undefined ? toTimestampOrNull(body.dueDate, 'dueDate') : undefined,
+  };
 }
 
 /**
@@ -148,7 +131,7 @@ export async function createProjectFromTemplate(
   ctx: Context,
   ref: string,
   body: CreateProjectBody,
-): Promise<projects.LoadedProject> {
+): Promise<taskTemplates.MadeTasks<projects.LoadedProject>> {
   const template = await loadVisibleProjectTemplate(ctx, ref);
   if (template.deleted_at !== null) throw DELETED();
   await taskTemplates.checkAreaOpen(ctx, template.owned_by_area_id);
@@ -160,12 +143,12 @@ export async function createProjectFromTemplate(
       name: body.name?.trim() ?? template.name,
       icon: template.icon,
       color: template.color,
-      ...projectDates(template, body, at),
+      ...projectDates(template, givenDates(body), at, USE_FIELDS),
       ownerId: body.ownerId !== undefined ? body.ownerId : (template.owner_id ?? ctx.actor.id),
       description: { html: template.description_html, markdown: template.description_markdown },
     },
     at,
   );
-  await taskTemplates.createTasksForProject(ctx, template.id, project.row, at);
-  return project;
+  const { skipped } = await taskTemplates.createTasksForProject(ctx, template.id, project.row, at);
+  return { made: project, skipped };
 }

@@ -9,6 +9,8 @@ import { presentTaskTemplates } from './present.ts';
 import {
   CreateTaskBody,
   CreateTaskQuery,
+  madeFromTemplate,
+  SKIPPED_HEADER,
   TaskTemplate,
   TaskTemplateListQuery,
   TaskTemplateUpsertBody,
@@ -117,15 +119,16 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
         params: IdParams,
         querystring: CreateTaskQuery,
         body: CreateTaskBody,
-        response: { 201: Type.Ref('Task'), ...errors('not_found', 'deleted', 'conflict') },
+        response: { 201: madeFromTemplate('Task'), ...errors('not_found', 'deleted', 'conflict') },
       },
     },
     async (request, reply) => {
       const p = parsePresentation(request.query, TEMPLATE_TASK_EXPANSIONS);
-      const row = await inTransaction(database, auth(request), (ctx) =>
+      const { made, skipped } = await inTransaction(database, auth(request), (ctx) =>
         service.createTaskFromTemplate(ctx, request.params.id, request.body),
       );
-      const [out] = await presentTasks(readContext(database, auth(request)), [row], p);
+      const [out] = await presentTasks(readContext(database, auth(request)), [made], p);
+      if (skipped.length > 0) reply.header(SKIPPED_HEADER, skipped.join(', '));
       return reply.code(201).send(out);
     },
   );

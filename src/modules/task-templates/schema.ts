@@ -137,3 +137,22 @@ export const CreateTaskBody = Type.Object(
   },
 );
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
+
+/**
+ * The answer's header naming the child (or scoped) templates a create-task or create-project skipped
+ * because their area is archived, comma-separated; absent when none was (docs/templates.md).
+ */
+export const SKIPPED_HEADER = 'skipped-task-templates';
+
+/** A 201 of `ref` with the skipped-templates header, for the document. */
+export function madeFromTemplate(ref: string) {
+  return Type.Ref(ref, {
+    headers: {
+      'Skipped-Task-Templates': {
+        type: 'string',
+        description:
+          'Ids of child or scoped task templates skipped because their area is archived, comma-separated; absent when none was',
+      },
+    },
+  });
+}

@@ -128,6 +128,11 @@ interface Overrides {
   dueDate?: string | null;
   statusId?: string;
   description?: ReturnType<typeof fromInput>;
+  /**
+   * The request field a relative due date outside the years 1 to 9999 is named by: the one that
+   * would fix it (the body's dueDate, else what set the date it moves from); dueDate when absent.
+   */
+  dateField?: string;
 }
 
 /** Checks and prepares the task of one template (overrides apply to it alone). */
@@ -144,7 +149,7 @@ async function prepare(
   const dueDate =
     o.dueDate !== undefined
       ? o.dueDate
-      : resolveDate(relative, t.due_date, relative ? await anchors(projectId) : {});
+      : resolveDate(relative, t.due_date, relative ? await anchors(projectId) : {}, o.dateField ?? 'dueDate');
   return tasks.prepareAreaCreate(
     ctx,
     {
@@ -196,18 +201,53 @@ async function makeTasks(
   return tasks.insertCreates(ctx, prepared);
 }
 
+/** What a create-task or create-project made: its tasks, and the templates it skipped. */
+export interface MadeTasks<T> {
+  made: T;
+  /** Child and scoped templates skipped because their area is archived (docs/templates.md). */
+  skipped: string[];
+}
+
 /**
- * POST /v1/task-templates/{id}/create-task: a task in the template's area, taking the template's
- * values where the body gives none, and one more for each live child template.
+ * Which of these templates (children, or those scoped to a project template) the caller may make a
+ * task from: nothing is written where the caller could not make a task. One in an area hidden from
+ * the caller is not theirs to know of: left out, and not reported (an id would tell it exists). One
+ * in an archived area is skipped and its id reported.
  */
-export async function createTaskFromTemplate(
+async function makeable(
   ctx: Context,
-  ref: string,
-  body: CreateTaskBody,
-): Promise<TaskRow> {
-  const template = await loadVisibleTaskTemplate(ctx, ref);
-  if (template.deleted_at !== null) throw DELETED();
-  await checkAreaOpen(ctx, template.group_id);
+  templates: TaskTemplateRow[],
+): Promise<{ usable: TaskTemplateRow[]; skipped: string[] }> {
+  const visibility = await groups.groupVisibility(ctx);
+  const seen = templates.filter((t) => canSeeTemplate(t.group_id, visibility));
+  const archived = new Set(
+    (
+      await groups.groupsByIds(
+        ctx,
+        seen.map((t) => t.group_id),
+      )
+    )
+      .filter((g) => g.archived_at !== null)
+      .map((g) => g.id),
+  );
+  return {
+    usable: seen.filter((t) => !archived.has(t.group_id)),
+    skipped: seen.filter((t) => archived.has(t.group_id)).map((t) => t.id),
+  };
+}
+
+/**
+ * The projects of these templates that the caller sees: a template's project (a child's too) is used
+ * only while the caller sees it, and counts as none otherwise; one given in a body must be seen.
+ */
+async function seenProjectOf(ctx: Context, templates: TaskTemplateRow[]) {
+  const ids = templates.flatMap((t) => (t.project_id ? [t.project_id] : []));
+  const seen = await projects.visibleProjects(ctx, ids);
+  return (t: TaskTemplateRow) => (t.project_id && seen.has(t.project_id) ? t.project_id : null);
+}
+
+/** The overrides of a create-task body, checked. */
+async function overridesOf(ctx: Context, template: TaskTemplateRow, body: CreateTaskBody) {
   const o: Overrides = {};
   if (body.name !== undefined) o.name = body.name.trim();
   if (body.projectId !== undefined) o.projectId = body.projectId;
@@ -225,15 +265,13 @@ export async function createTaskFromTemplate(
   }
   if (body.description !== undefined)
     o.description = body.description === null ? EMPTY : fromInput(body.description);
-  // A template's own project is used only while the caller sees it; one given in the body must be seen.
-  if (o.projectId === undefined && template.project_id) {
-    const seen = await projects.visibleProjects(ctx, [template.project_id]);
-    if (!seen.has(template.project_id)) o.projectId = null;
-  }
-  const at = now();
-  // A parent and its children usually share a project: its dates are read once.
+  return o;
+}
+
+/** A project's dates as the anchors of relative dates, read once per project. */
+function projectAnchors(ctx: Context, at: string) {
   const read = new Map<string | null, Promise<Anchors>>();
-  const anchors = (projectId: string | null): Promise<Anchors> => {
+  return (projectId: string | null): Promise<Anchors> => {
     if (!read.has(projectId))
       read.set(
         projectId,
@@ -249,32 +287,55 @@ export async function createTaskFromTemplate(
       );
     return read.get(projectId)!;
   };
-  const main = o.projectId !== undefined ? o.projectId : template.project_id;
-  const children = await childrenOf(ctx, [template.id]);
+}
+
+/**
+ * POST /v1/task-templates/{id}/create-task: a task in the template's area, taking the template's
+ * values where the body gives none, and one more for each live child template the caller may make.
+ */
+export async function createTaskFromTemplate(
+  ctx: Context,
+  ref: string,
+  body: CreateTaskBody,
+): Promise<MadeTasks<TaskRow>> {
+  const template = await loadVisibleTaskTemplate(ctx, ref);
+  if (template.deleted_at !== null) throw DELETED();
+  await checkAreaOpen(ctx, template.group_id);
+  const o = await overridesOf(ctx, template, body);
+  const { usable, skipped } = await makeable(ctx, await childrenOf(ctx, [template.id]));
+  const projectOf = await seenProjectOf(ctx, [template, ...usable]);
+  const main = o.projectId !== undefined ? o.projectId : projectOf(template);
+  const at = now();
   const rows = await makeTasks(
     ctx,
-    [template, ...children],
-    anchors,
+    [template, ...usable],
+    // A parent and its children usually share a project: its dates are read once.
+    projectAnchors(ctx, at),
     // A child's task goes with its parent's: into the body's project, else its own, else the parent's.
+    // Its date moves from that project's (task_created cannot leave the range): projectId names it.
     (t) =>
       t.id === template.id
-        ? o
-        : { projectId: o.projectId !== undefined ? o.projectId : (t.project_id ?? main) },
+        ? { ...o, projectId: main }
+        : {
+            projectId: o.projectId !== undefined ? o.projectId : (projectOf(t) ?? main),
+            dateField: 'projectId',
+          },
     at,
   );
-  return rows[0]!;
+  return { made: rows[0]!, skipped };
 }
 
 /**
  * The tasks of a project made from a project template: one per live task template scoped to it
- * (and per child of those), in the new project, dates resolved against the project's.
+ * (and per child of those) that the caller may make, in the new project, dates resolved against the
+ * project's.
  */
 export async function createTasksForProject(
   ctx: Context,
   projectTemplateId: string,
   project: { id: string; created_at: string; start_date: string | null; due_date: string | null },
   at: string,
-): Promise<TaskRow[]> {
+): Promise<MadeTasks<TaskRow[]>> {
   const scoped = await repo.listTemplates(
     ctx.db,
     ctx.workspace.id,
@@ -285,19 +346,34 @@ export async function createTasksForProject(
     ],
     1000,
   );
+  // The children of a template left out are left out with it.
+  const parents = await makeable(ctx, scoped);
   const ids = new Set(scoped.map((t) => t.id));
-  const children = (await childrenOf(ctx, [...ids])).filter((t) => !ids.has(t.id));
+  const children = await makeable(
+    ctx,
+    (
+      await childrenOf(
+        ctx,
+        parents.usable.map((t) => t.id),
+      )
+    ).filter((t) => !ids.has(t.id)),
+  );
   const anchors: Anchors = {
     task_created: at,
     project_created: project.created_at,
     project_start: project.start_date,
     project_due: project.due_date,
   };
-  return makeTasks(
+  const rows = await makeTasks(
     ctx,
-    [...scoped, ...children],
+    [...parents.usable, ...children.usable],
     async () => anchors,
-    () => ({ projectId: project.id }),
+    // A date moves from the project's start or due date, which the body's startDate or dueDate set.
+    (t) => ({
+      projectId: project.id,
+      dateField: t.relative_date_event_type === 'project_start' ? 'startDate' : 'dueDate',
+    }),
     at,
   );
+  return { made: rows, skipped: [...parents.skipped, ...children.skipped] };
 }

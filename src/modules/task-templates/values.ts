@@ -1,12 +1,13 @@
 // A task template's values, checked as a whole: what a create or an update leaves the template
 // holding (fields given replace, null clears, absent keep), against its area.
-import type { Context } from '../../context.ts';
+import { type Context, now } from '../../context.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import type { RelativeDate } from '../../text/relative-dates.ts';
+import { type Anchors, type RelativeDate, resolveDate } from '../../text/relative-dates.ts';
 import { mergedCalendar, mergedDescription, mergedRelative, pick } from '../../text/template-fields.ts';
 import * as groups from '../groups/lookup.ts';
 import { loadVisibleProjectTemplate } from '../project-templates/lookup.ts';
+import { projectDates, USE_FIELDS } from '../project-templates/values.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import type { TaskTemplateRow } from './repository.ts';
@@ -83,9 +84,11 @@ async function statusOf(
     return { status_id: status.id, status_stage: status.stage as TaskStage };
   }
   // Kept only while it is still a status of the (possibly new) area, and of the stage if one is given;
-  // the stage stands in otherwise.
-  const stage = pick(body.statusStage, current?.status_stage ?? null) as TaskStage | null;
+  // the stage stands in otherwise. Kept without a stage given, it brings its stage as it is now (the
+  // area may have changed it), as the template shows it (present.ts).
   const kept = given === null ? undefined : statuses.find((s) => s.id === current?.status_id);
+  if (kept && body.statusStage === undefined) return { status_id: kept.id, status_stage: kept.stage };
+  const stage = pick(body.statusStage, current?.status_stage ?? null) as TaskStage | null;
   const statusId = kept && kept.stage === stage ? kept.id : null;
   return { status_id: statusId, status_stage: stage };
 }
@@ -113,7 +116,9 @@ async function parentOf(ctx: Context, body: TaskTemplateUpsertBody, current?: Ta
   const given = body.parentTaskTemplateId;
   if (given === undefined) return current?.parent_task_template_id ?? null;
   if (given === null) return null;
-  const parent = await repo.findTemplate(ctx.db, ctx.workspace.id, { id: given });
+  // Attaching changes the parent too: it is locked like any row a write reads (PostgreSQL), so that two
+  // attaches at once cannot nest two levels or attach to a parent being deleted.
+  const parent = await repo.findTemplate(ctx.db, ctx.workspace.id, { id: given }, ctx.dialect === 'postgres');
   const visibility = await groups.groupVisibility(ctx);
   if (
     !parent ||
@@ -127,6 +132,57 @@ async function parentOf(ctx: Context, body: TaskTemplateUpsertBody, current?: Ta
   if (current && (await repo.hasChildren(ctx.db, ctx.workspace.id, current.id)))
     throw invalid('parentTaskTemplateId', 'this template has child templates: templates nest one level');
   return parent.id;
+}
+
+/** A visible, live project template, or undefined: a scope another check has already judged. */
+async function scopeTemplate(ctx: Context, id: string) {
+  const scope = await loadVisibleProjectTemplate(ctx, id).catch((error) => {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  });
+  return scope?.deleted_at === null ? scope : undefined;
+}
+
+/**
+ * The dates a relative date can move from that are known now: the template's project's, or those the
+ * project template it is scoped to gives a new project (when they are dates themselves).
+ */
+async function knownAnchors(ctx: Context, row: Fields, at: string): Promise<Anchors> {
+  if (row.scope_type === 'project_template' && row.scope_id) {
+    const scope = await scopeTemplate(ctx, row.scope_id);
+    if (!scope) return {};
+    try {
+      const dates = projectDates(scope, {}, at, USE_FIELDS);
+      return { project_created: at, project_start: dates.startDate, project_due: dates.dueDate };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'validation_failed') return {};
+      throw error;
+    }
+  }
+  const project =
+    row.project_id && (await projects.visibleProjects(ctx, [row.project_id])).get(row.project_id);
+  return project
+    ? {
+        project_created: project.created_at,
+        project_start: project.start_date,
+        project_due: project.due_date,
+      }
+    : {};
+}
+
+/**
+ * Where it can be known now, the relative date must land in the years 1 to 9999 (400 naming
+ * relativeDateCount), rather than leave the tasks made from the template without a date.
+ */
+async function checkRelativeDate(ctx: Context, row: Fields, relative: RelativeDate | null) {
+  if (!relative) return;
+  const at = now();
+  resolveDate(
+    relative,
+    null,
+    { task_created: at, ...(await knownAnchors(ctx, row, at)) },
+    'relativeDateCount',
+  );
 }
 
 /** Every value the template will hold, checked; `labelIds` when they change. */
@@ -144,27 +200,26 @@ export async function checkTemplate(
     throw invalid('projectId', 'no project with this id');
   const relative = mergedRelative(body, current, 'relativeDate');
   const description = mergedDescription(body.description, current);
-  return {
-    row: {
-      name: body.name?.trim() ?? current!.name,
-      description_html: description.html,
-      description_markdown: description.markdown,
-      priority: pick(body.priority, current ? Boolean(current.priority) : false),
-      visibility: pick(body.visibility, current?.visibility ?? 'workspace'),
-      ...status,
-      assigned_to_id: pick(body.assignedToId, current?.assigned_to_id ?? null),
-      project_id: pick(body.projectId, current?.project_id ?? null),
-      group_id: areaId,
-      scope_type: scopeType,
-      scope_id: scopeId,
-      parent_task_template_id: await parentOf(ctx, body, current),
-      due_date: mergedCalendar(body.dueDate, current?.due_date, 'dueDate'),
-      start_date: mergedCalendar(body.startDate, current?.start_date, 'startDate'),
-      relative_date_count: relative?.count ?? null,
-      relative_date_unit: relative?.unit ?? null,
-      relative_date_direction: relative?.direction ?? null,
-      relative_date_event_type: relative?.event ?? null,
-    },
-    labelIds: await labelsOf(ctx, areaId, body, current),
+  const row: Fields = {
+    name: body.name?.trim() ?? current!.name,
+    description_html: description.html,
+    description_markdown: description.markdown,
+    priority: pick(body.priority, current ? Boolean(current.priority) : false),
+    visibility: pick(body.visibility, current?.visibility ?? 'workspace'),
+    ...status,
+    assigned_to_id: pick(body.assignedToId, current?.assigned_to_id ?? null),
+    project_id: pick(body.projectId, current?.project_id ?? null),
+    group_id: areaId,
+    scope_type: scopeType,
+    scope_id: scopeId,
+    parent_task_template_id: await parentOf(ctx, body, current),
+    due_date: mergedCalendar(body.dueDate, current?.due_date, 'dueDate'),
+    start_date: mergedCalendar(body.startDate, current?.start_date, 'startDate'),
+    relative_date_count: relative?.count ?? null,
+    relative_date_unit: relative?.unit ?? null,
+    relative_date_direction: relative?.direction ?? null,
+    relative_date_event_type: relative?.event ?? null,
   };
+  await checkRelativeDate(ctx, row, relative);
+  return { row, labelIds: await labelsOf(ctx, areaId, body, current) };
 }

@@ -17,6 +17,7 @@ import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { TASK_INDEX } from './repository.ts';
 import type { TaskUpsertBody } from './schema.ts';
+import { statusByStage, templateStatus } from './status-choice.ts';
 import { taskFacts, taskVisibility } from './visibility.ts';
 
 /**
@@ -90,9 +91,7 @@ async function chooseStatus(
       throw invalid('statusId', `not a status of the task's team, ${await teamLabel(ctx, groupId)}`);
     return found;
   }
-  const byStage = (stage: TaskStage) => statuses.find((s) => s.stage === stage);
-  const chosen =
-    (fallbackStage && byStage(fallbackStage)) ?? byStage('unstarted') ?? byStage('backlog') ?? statuses[0];
+  const chosen = statusByStage(statuses, fallbackStage);
   if (!chosen) throw new AppError('conflict', "The task's team has no statuses");
   return chosen;
 }
@@ -236,9 +235,8 @@ export async function prepareAreaCreate(
   at: string,
   newId = randomUUID(),
 ): Promise<PreparedCreate> {
-  const statuses = await groups.statusesOfGroup(ctx, t.areaId);
-  const kept = t.statusId ? statuses.find((st) => st.id === t.statusId) : undefined;
-  const status = kept ?? (await chooseStatus(ctx, t.areaId, undefined, t.stage ?? undefined));
+  const status = templateStatus(await groups.statusesOfGroup(ctx, t.areaId), t.statusId, t.stage);
+  if (!status) throw new AppError('conflict', "The template's area has no statuses");
   const labels = new Set((await groups.labelsOfGroup(ctx, t.areaId)).map((l) => l.id));
   const assignee = t.assignedToId && (await users.findUser(ctx, t.assignedToId)) ? t.assignedToId : null;
   return {
