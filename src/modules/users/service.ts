@@ -59,6 +59,9 @@ export async function updateUser(
 ): Promise<UserRow> {
   const userId = uuidRef(id);
   const lock = ctx.dialect === 'postgres';
+  // A role change may take every owner's lock (keepAnOwner): take those first, in id order, before the
+  // target's, so that two owners demoting each other queue instead of deadlocking.
+  if (change.role !== undefined && lock) await repo.ownerIds(ctx.db, ctx.workspace.id, true);
   const current = userId ? await repo.findUser(ctx.db, ctx.workspace.id, userId, lock) : undefined;
   if (!current) throw notFound('User');
   checkVersion(ctx, 'user', current.updated_at);
