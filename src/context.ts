@@ -8,7 +8,7 @@ import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
 import { eventsCommitted } from './events/signal.ts';
-import type { Expected } from './preconditions.ts';
+import { type Expected, type IfMatch, ifMatchOf, settleIfMatch } from './preconditions.ts';
 
 export interface Actor {
   id: string;
@@ -36,6 +36,8 @@ export interface Auth {
 
 export interface Context extends Auth {
   db: Kysely<DB>;
+  /** Within a write's transaction: its If-Match, and whether the row it changes was compared. */
+  ifMatch?: IfMatch;
   dialect: Dialect;
   search: SearchProvider;
 }
@@ -68,6 +70,8 @@ export function contextOf(database: Database, auth: Auth, db: Kysely<DB> = datab
  * Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. A deadlock
  * or serialization failure (PostgreSQL) runs the whole of `fn` again in a new transaction, a bounded
  * number of times (db/errors.ts), so `fn` must do nothing outside the database that it cannot repeat.
+ * A request's If-Match must have been compared with the row it changes before anything commits
+ * (preconditions.ts): a write that compared nothing, such as a create, is 412 and rolled back.
  */
 export function inTransaction<T>(
   database: Database,
@@ -76,7 +80,9 @@ export function inTransaction<T>(
 ): Promise<T> {
   return retrying(() =>
     database.db.transaction().execute(async (trx) => {
-      const result = await fn(contextOf(database, auth, trx));
+      const ctx: Context = { ...contextOf(database, auth, trx), ifMatch: ifMatchOf(auth.expected) };
+      const result = await fn(ctx);
+      settleIfMatch(ctx);
       await committing(trx, auth);
       return result;
     }),

@@ -1,10 +1,22 @@
 // Optimistic concurrency (If-Match, decisions §8), as services see it: the versions a write was told
 // to expect, checked against the row the write has just locked. A resource's version is its
 // updatedAt, which every change moves; http/etag.ts puts it at the front of every ETag.
+//
+// The rule (docs/reliability.md "If-Match"): a write that carries If-Match commits only when the
+// resource it changes was compared with it and matched. Each load for a change compares (checkVersion);
+// the end of the transaction (inTransaction) refuses a write in which nothing was compared: a create,
+// whose resource has no current version, so no tag matches it, `*` included (RFC 9110 §13.1.1). A
+// service that forgets to compare therefore fails closed (412), never open.
 import { AppError } from './http/errors.ts';
 
 /** What an If-Match header asked for: any existing version (`*`), or one of these. */
 export type Expected = '*' | readonly string[];
+
+/** A write's If-Match within one attempt of its transaction: what it expects, and whether a row was compared. */
+export interface IfMatch {
+  readonly expected: Expected;
+  compared: boolean;
+}
 
 export function versionOf(updatedAt: string | Date): string {
   const ms = updatedAt instanceof Date ? updatedAt.getTime() : Date.parse(updatedAt);
@@ -21,13 +33,31 @@ export function expectedFrom(tags: readonly string[]): Expected | undefined {
   });
 }
 
-/** Throws 412 precondition_failed when `updatedAt` is not a version the write was told to expect. */
-export function checkVersion(ctx: { expected?: Expected }, what: string, updatedAt: string | Date): void {
-  const expected = ctx.expected;
-  if (expected === undefined || expected === '*') return;
-  if (expected.includes(versionOf(updatedAt))) return;
+/** A fresh comparison state for one transaction attempt; none when the request sent no If-Match. */
+export function ifMatchOf(expected: Expected | undefined): IfMatch | undefined {
+  return expected === undefined ? undefined : { expected, compared: false };
+}
+
+/**
+ * Throws 412 precondition_failed when `version` (the locked row's updatedAt, or createdAt for a
+ * resource the API never changes) is not one the write was told to expect.
+ */
+export function checkVersion(ctx: { ifMatch?: IfMatch }, what: string, version: string | Date): void {
+  const ifMatch = ctx.ifMatch;
+  if (ifMatch === undefined) return;
+  ifMatch.compared = true;
+  if (ifMatch.expected === '*' || ifMatch.expected.includes(versionOf(version))) return;
   throw new AppError(
     'precondition_failed',
     `The ${what} changed since the ETag given in If-Match; GET it again and retry`,
+  );
+}
+
+/** The end of a write: an If-Match that no existing row was compared with cannot hold (a create). */
+export function settleIfMatch(ctx: { ifMatch?: IfMatch }): void {
+  if (ctx.ifMatch === undefined || ctx.ifMatch.compared) return;
+  throw new AppError(
+    'precondition_failed',
+    'If-Match names a version of an existing resource, and this request makes a new one; send it without If-Match',
   );
 }

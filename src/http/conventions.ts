@@ -1,7 +1,8 @@
 // What every /v1 route gets without saying so, in one place: unknown query parameters are 400 (an
 // empty strict query schema for routes without one), `expand` and flags are normalized before they
-// are validated, and the OpenAPI document declares 405 (and 413 and 415 for routes with a body) as
-// problem+json. The document's description explains the conventions for /docs and generated clients.
+// are validated, and the OpenAPI document declares 405 (and 413 and 415 for routes with a body, and
+// 412 with the If-Match header for writes that take it) as problem+json. The document's description
+// explains the conventions for /docs and generated clients.
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError } from './errors.ts';
@@ -9,7 +10,18 @@ import { normalizeQuery } from './query.ts';
 import { problemResponse } from './schemas.ts';
 import { unstorableString } from './validation.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route refuses If-Match itself (a batch), so the document shows neither it nor 412. */
+    ifMatch?: boolean;
+  }
+}
+
 const STRICT_EMPTY_QUERY = { type: 'object', properties: {}, additionalProperties: false };
+
+function takesIfMatch(method: string | string[]): boolean {
+  return [method].flat().some((m) => m === 'POST' || m === 'DELETE');
+}
 
 function isApiRoute(url: string): boolean {
   return url.startsWith('/v1/') || url === '/healthz' || url === '/readyz';
@@ -30,6 +42,9 @@ export function registerConventions(app: FastifyInstance): void {
         response[413] ??= problemResponse(413);
         response[415] ??= problemResponse(415);
       }
+      // Every write takes If-Match (preconditions.ts) but a route that says it does not (a batch).
+      if (takesIfMatch(route.method) && route.config?.ifMatch !== false)
+        response[412] ??= problemResponse(412);
     }
   });
   app.addHook('preValidation', async (request) => {
@@ -79,7 +94,7 @@ export function documentObject(document: object) {
 }
 
 // The request headers every /v1 operation of a method takes (http/idempotency.ts, http/etag.ts), so
-// that generated clients can send them.
+// that generated clients can send them. If-Match only where the operation declares 412.
 const HEADERS: Record<string, { name: string; description: string; schema: object }[]> = {
   get: [
     {
@@ -97,7 +112,8 @@ const HEADERS: Record<string, { name: string; description: string; schema: objec
     },
     {
       name: 'If-Match',
-      description: 'An ETag of the resource this request changes: 412 when it changed since.',
+      description:
+        'An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match.',
       schema: { type: 'string', maxLength: 1024 },
     },
   ],
@@ -111,12 +127,15 @@ const HEADERS: Record<string, { name: string; description: string; schema: objec
 };
 
 function withHeaders(doc: unknown): unknown {
-  const paths = (doc as { paths?: Record<string, Record<string, { parameters?: object[] }>> }).paths ?? {};
+  type Operation = { parameters?: object[]; responses?: Record<string, unknown> };
+  const paths = (doc as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
   for (const [path, operations] of Object.entries(paths)) {
     if (!path.startsWith('/v1/')) continue;
     for (const [method, operation] of Object.entries(operations)) {
-      const headers = HEADERS[method];
-      if (!headers) continue;
+      const headers = (HEADERS[method] ?? []).filter(
+        (h) => h.name !== 'If-Match' || operation.responses?.['412'] !== undefined,
+      );
+      if (headers.length === 0) continue;
       operation.parameters = [
         ...(operation.parameters ?? []),
         ...headers.map((h) => ({ in: 'header', required: false, ...h })),
@@ -157,7 +176,8 @@ key, token and body within 24 hours answer with the first status, body and \`ETa
 \`422 idempotency_key_reused\`, and the key while the first request still runs is \`409 conflict\`.
 A single resource's answer carries an \`ETag\`; \`If-None-Match\` on \`GET\` answers \`304\` while
 nothing in it changed, and \`If-Match\` on a write or \`DELETE\` is \`412 precondition_failed\` (nothing
-changed) when the resource changed since. Each token may make \`RateLimit-Limit\` requests a minute
+changed) when the resource changed since, and always on a create (a new resource has no version to
+match); a reaction's names its post. Each token may make \`RateLimit-Limit\` requests a minute
 (\`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); beyond it, \`429 rate_limited\` with
 \`Retry-After\`. Text searches (a \`/search\` given text to match) count against a lower budget of
 their own. \`503 unavailable\` with \`Retry-After\` means the database could not answer in time and

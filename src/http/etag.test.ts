@@ -158,6 +158,40 @@ describe('ETag, If-None-Match and If-Match', () => {
     assert.deepEqual(refused.errors, [{ path: '/headers/if-match', message: 'is not taken by a batch' }]);
   });
 
+  test("a reaction's If-Match names its post: other reactions leave the tag current, a change to the post does not", async () => {
+    const task = (await newTask('Reacted')).body;
+    const post = await f.owner.post('/v1/posts', {
+      entityType: 'task',
+      entityId: task.id,
+      content: 'Thread',
+    });
+    const tag = String(post.headers.etag);
+    const url = `/v1/posts/${post.body.id}/reactions`;
+    assert.equal((await f.owner.post(url, { reaction: 'eyes' }, { 'if-match': tag })).status, 201);
+    assert.equal((await f.owner.post(url, { reaction: 'tada' }, { 'if-match': tag })).status, 201);
+    assert.equal((await f.owner.delete(`${url}/eyes`, { 'if-match': tag })).status, 204);
+    await tick();
+    assert.equal((await f.owner.post(`/v1/posts/${post.body.id}/resolve`)).status, 200);
+    problem(await f.owner.post(url, { reaction: 'rocket' }, { 'if-match': tag }), 412, 'precondition_failed');
+    problem(await f.owner.delete(`${url}/tada`, { 'if-match': tag }), 412, 'precondition_failed');
+    const reactions = (await f.owner.get(`/v1/posts/${post.body.id}?expand=reactions`)).body.reactions;
+    assert.deepEqual(
+      reactions.map((r: { reaction: string }) => r.reaction),
+      ['tada'],
+    );
+  });
+
+  test('If-Match on a create is 412, `*` included, and nothing is made', async () => {
+    const before = (await f.owner.get(`/v1/tasks/search?teamId=${team.id}&includeTotal=true`)).body.total;
+    for (const tag of ['*', '"zz-x"']) {
+      const res = await f.owner.post('/v1/tasks', { name: 'Never', teamId: team.id }, { 'if-match': tag });
+      const body = problem(res, 412, 'precondition_failed');
+      assert.match(body.detail, /this request makes a new one/);
+    }
+    const after = (await f.owner.get(`/v1/tasks/search?teamId=${team.id}&includeTotal=true`)).body.total;
+    assert.equal(after, before);
+  });
+
   test('two writers with the same If-Match at once: exactly one wins, the other is 412', async () => {
     const created = await newTask('Contested');
     const id = created.body.id;

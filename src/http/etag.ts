@@ -1,6 +1,7 @@
-// ETags (decisions §8). A single resource's answer (an object with an `id` and an `updatedAt`) carries
-// `ETag: "<version>-<digest>"`: the version is the resource's updatedAt, which every change to it
-// moves; the digest is of the exact bytes sent, so it also changes when an expanded neighbour does.
+// ETags (decisions §8). A single resource's answer (an object with an `id` and an `updatedAt`, or only
+// a `createdAt` when the API never changes it) carries `ETag: "<version>-<digest>"`: the version is the
+// resource's updatedAt, which every change to it moves; the digest is of the exact bytes sent, so it
+// also changes when an expanded neighbour does.
 //  - `If-None-Match` on GET compares the whole tag: 304 only when the same bytes would be sent.
 //  - `If-Match` on a write compares the version alone (a tag from any expansion of the resource will
 //    do), inside the write's transaction, after the row is locked (preconditions.ts): 412 when the
@@ -24,10 +25,12 @@ export function entityTags(header: string | string[] | undefined): string[] {
 export function registerEtags(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, reply, payload) => {
     if (reply.statusCode !== 200 && reply.statusCode !== 201) return payload;
-    const p = payload as { id?: unknown; updatedAt?: unknown } | null;
-    if (p && typeof p === 'object' && typeof p.id === 'string' && typeof p.updatedAt === 'string') {
-      versions.set(request, versionOf(p.updatedAt));
-    }
+    const p = payload as { id?: unknown; updatedAt?: unknown; createdAt?: unknown } | null;
+    if (!p || typeof p !== 'object' || typeof p.id !== 'string') return payload;
+    // A resource the API never changes (an API token, a webhook subscription) has no updatedAt: its
+    // version is its createdAt, which is what If-Match on its DELETE compares.
+    const version = typeof p.updatedAt === 'string' ? p.updatedAt : p.createdAt;
+    if (typeof version === 'string') versions.set(request, versionOf(version));
     return payload;
   });
   app.addHook('onSend', async (request, reply, payload) => {

@@ -7,13 +7,19 @@ export async function insertToken(db: Kysely<DB>, row: TokenRow): Promise<void> 
   await db.insertInto('api_tokens').values(row).execute();
 }
 
-export function findToken(db: Kysely<DB>, workspaceId: string, id: string): Promise<TokenRow | undefined> {
-  return db
+/** A token by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
+export function findToken(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  forUpdate = false,
+): Promise<TokenRow | undefined> {
+  const q = db
     .selectFrom('api_tokens')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export interface TokenOwner {

@@ -33,17 +33,19 @@ export async function updateCollection(
     .execute();
 }
 
+/** A collection by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
 export function findCollection(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
+  forUpdate = false,
 ): Promise<CollectionRow | undefined> {
-  return db
+  const q = db
     .selectFrom('collections')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function findCollections(

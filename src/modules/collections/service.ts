@@ -5,6 +5,7 @@ import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
+import { checkVersion } from '../../preconditions.ts';
 import type { CollectionRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { CollectionUpsertBody } from './schema.ts';
@@ -15,8 +16,10 @@ export async function upsertCollection(
 ): Promise<{ row: CollectionRow; created: boolean }> {
   const at = now();
   if (body.id !== undefined) {
-    const existing = await repo.findCollection(ctx.db, ctx.workspace.id, body.id.toLowerCase());
+    const id = body.id.toLowerCase();
+    const existing = await repo.findCollection(ctx.db, ctx.workspace.id, id, ctx.dialect === 'postgres');
     if (!existing) throw notFound('Collection');
+    checkVersion(ctx, 'collection', existing.updated_at);
     if (ctx.actor.role === 'guest') throw forbidden('Guests cannot change collections');
     const changes = { name: body.name.trim(), updated_at: changedAt(existing.updated_at, at) };
     await repo.updateCollection(ctx.db, ctx.workspace.id, existing.id, changes);

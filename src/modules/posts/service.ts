@@ -164,7 +164,8 @@ export async function react(
   ref: string,
   reaction: string,
 ): Promise<{ row: ReactionRow; added: boolean }> {
-  const { row: post } = await loadVisiblePost(ctx, ref);
+  // If-Match names the post (the path's id): a reaction is made on the version of the post one read.
+  const { row: post } = await loadVisiblePost(ctx, ref, true);
   return repo.addReaction(ctx.db, {
     workspace_id: ctx.workspace.id,
     id: randomUUID(),
@@ -176,7 +177,7 @@ export async function react(
 }
 
 export async function unreact(ctx: Context, ref: string, reaction: string): Promise<void> {
-  const { row: post } = await loadVisiblePost(ctx, ref);
+  const { row: post } = await loadVisiblePost(ctx, ref, true);
   await repo.removeReaction(ctx.db, ctx.workspace.id, post.id, ctx.actor.id, reaction);
 }
 

@@ -7,17 +7,19 @@ export async function insertStatuses(db: Kysely<DB>, rows: ProjectStatusRow[]): 
   if (rows.length > 0) await db.insertInto('project_statuses').values(rows).execute();
 }
 
+/** A status by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
 export function findStatus(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
+  forUpdate = false,
 ): Promise<ProjectStatusRow | undefined> {
-  return db
+  const q = db
     .selectFrom('project_statuses')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function findStatuses(

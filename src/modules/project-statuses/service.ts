@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';
 import type { ProjectStatusRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -50,8 +51,9 @@ export async function upsertStatus(
 ): Promise<{ row: ProjectStatusRow; created: boolean }> {
   const at = now();
   if (body.id !== undefined) {
-    const existing = await repo.findStatus(ctx.db, ctx.workspace.id, body.id);
+    const existing = await repo.findStatus(ctx.db, ctx.workspace.id, body.id, ctx.dialect === 'postgres');
     if (!existing) throw notFound('Project status');
+    checkVersion(ctx, 'project status', existing.updated_at);
     if (!isWorkspaceAdmin(ctx.actor)) throw forbidden('Only owners and admins can change project statuses');
     const changes = {
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),

@@ -53,7 +53,8 @@ export default async function taskRoutes(app: App): Promise<void> {
   app.post(
     '/v1/tasks/batch',
     {
-      config: { entries: 'tasks' },
+      // If-Match is refused below, so the document leaves it out (http/conventions.ts).
+      config: { entries: 'tasks', ifMatch: false },
       schema: {
         tags,
         operationId: 'batchUpsertTasks',

@@ -22,13 +22,19 @@ export async function insertUser(db: Kysely<DB>, row: Omit<UserRow, 'seq'>): Pro
   return { ...row, seq: Number(seq) };
 }
 
-export function findUser(db: Kysely<DB>, workspaceId: string, id: string): Promise<UserRow | undefined> {
-  return db
+/** A user by id; `forUpdate` (PostgreSQL) locks the row until the transaction ends. */
+export function findUser(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  forUpdate = false,
+): Promise<UserRow | undefined> {
+  const q = db
     .selectFrom('users as u')
     .select(USER_COLUMNS)
     .where('u.workspace_id', '=', workspaceId)
-    .where('u.id', '=', id)
-    .executeTakeFirst();
+    .where('u.id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function findUserByEmail(

@@ -7,6 +7,7 @@ import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
+import { checkVersion } from '../../preconditions.ts';
 import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
 import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -57,8 +58,13 @@ export async function updateUser(
   change: { name?: string; email?: string; role?: WorkspaceRole },
 ): Promise<UserRow> {
   const userId = uuidRef(id);
-  const current = userId ? await repo.findUser(ctx.db, ctx.workspace.id, userId) : undefined;
+  const lock = ctx.dialect === 'postgres';
+  // A role change may take every owner's lock (keepAnOwner): take those first, in id order, before the
+  // target's, so that two owners demoting each other queue instead of deadlocking.
+  if (change.role !== undefined && lock) await repo.ownerIds(ctx.db, ctx.workspace.id, true);
+  const current = userId ? await repo.findUser(ctx.db, ctx.workspace.id, userId, lock) : undefined;
   if (!current) throw notFound('User');
+  checkVersion(ctx, 'user', current.updated_at);
   if (!canUpdateUser(ctx.actor, current, change)) {
     throw forbidden('Only owners and admins change other people, and only owners change owners');
   }

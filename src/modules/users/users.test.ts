@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
+import { client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 
 const f = await setup();
 
@@ -87,6 +87,25 @@ describe('POST /v1/users with id (update)', () => {
       'not_found',
     );
     problem(await f.owner.post('/v1/users', { name: 'No email' }), 400, 'validation_failed');
+  });
+});
+
+describe('two owners demoting each other at once', () => {
+  test('one succeeds and the other is refused: the workspace keeps an owner', async () => {
+    const { ws, owner } = await f.newWorkspace('Duel');
+    const second = (await owner.post('/v1/users', { name: 'Second', email: 's@duel.test', role: 'owner' }))
+      .body;
+    const token = (await owner.post('/v1/api-tokens', { name: 't', userId: second.id })).body.token;
+    const results = await Promise.all([
+      owner.post('/v1/users', { id: second.id, role: 'member' }),
+      client(f.app, token).post('/v1/users', { id: ws.user.id, role: 'member' }),
+    ]);
+    // The loser is 409 (last owner), or 403 when it authenticated after the winner had demoted it.
+    const [won, lost] = results.map((r) => r.status).sort();
+    assert.equal(won, 200);
+    assert.ok(lost === 409 || lost === 403, `the other got ${lost}`);
+    const roles = (await owner.get('/v1/users')).body.data.map((u: { role: string }) => u.role);
+    assert.deepEqual(roles.sort(), ['member', 'owner']);
   });
 });
 

@@ -58,17 +58,19 @@ export async function insertSubscription(db: Kysely<DB>, row: Omit<SubscriptionR
   await db.insertInto('webhook_subscriptions').values(row).execute();
 }
 
+/** A subscription by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
 export function findSubscription(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
+  forUpdate = false,
 ): Promise<SubscriptionRow | undefined> {
-  return db
+  const q = db
     .selectFrom('webhook_subscriptions as s')
     .select(SUBSCRIPTION_COLUMNS)
     .where('s.workspace_id', '=', workspaceId)
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .where('s.id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** Removes a subscription with its log and queued replays. */
