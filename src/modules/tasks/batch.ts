@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Auth, type Context, committing, contextOf, now } from '../../context.ts';
-import { isRetryable, isUniqueViolation, retrying } from '../../db/errors.ts';
+import { constraintOf, isConstraintViolation, isRetryable, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { eventsCommitted } from '../../events/signal.ts';
 import { AppError } from '../../http/errors.ts';
@@ -37,8 +37,10 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
     const first = error.at('').errors?.[0];
     return { error: first ? `${first.path} ${first.message}` : error.message, code: error.code };
   }
-  if (isUniqueViolation(error))
+  if (isConstraintViolation(error)) {
+    log.warn({ constraint: constraintOf(error) }, 'batch entry: constraint violation answered conflict');
     return { error: 'Changed by another request at the same time; retry', code: 'conflict' };
+  }
   log.error({ err: error }, 'batch entry failed');
   return { error: 'Something went wrong on our side', code: 'internal' };
 }
