@@ -6,9 +6,151 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { onPostgres, problem, setup } from './test/helpers.ts';
+import { onPostgres, problem, type Response, setup } from './test/helpers.ts';
 
 const f = await setup();
+const ROUNDS = 9;
+const WRITERS = 8;
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * WRITERS requests started a few milliseconds apart, and the removal among them at another place
+ * each round: some writers read before the removal and write after it, which is the window.
+ */
+async function race(round: number, writer: () => Promise<Response>, removal: () => Promise<Response>) {
+  const step = 4;
+  const writes = Array.from({ length: WRITERS }, (_, i) => later(i * step).then(writer));
+  const removed = await later((round % WRITERS) * step + step / 2).then(removal);
+  const written = await Promise.all(writes);
+  if (process.env.RACE_TRACE) console.log(round, removed.status, written.map((r) => r.status).join());
+  return { removed, written };
+}
+
+function fieldError(res: Response, path: string) {
+  assert.equal(problem(res, 400, 'validation_failed').errors[0].path, path, JSON.stringify(res.body));
+}
+
+type Entry = { id: string; name: string; stage?: string };
+
+async function group(kind: 'teams' | 'areas', name: string) {
+  const res = await f.owner.post(`/v1/${kind}`, {
+    name,
+    taskStatuses: [
+      { name: 'Todo', stage: 'unstarted' },
+      { name: 'Doomed', stage: 'started' },
+    ],
+    taskLabels: [{ name: 'Keep' }, { name: 'Doomed' }],
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const [keepStatus, doomedStatus] = res.body.taskStatuses as Entry[];
+  const [keepLabel, doomedLabel] = res.body.taskLabels as Entry[];
+  return {
+    id: res.body.id as string,
+    doomedStatus: doomedStatus!.id,
+    doomedLabel: doomedLabel!.id,
+    removeStatus: () =>
+      f.owner.post(`/v1/${kind}`, {
+        id: res.body.id,
+        taskStatuses: [{ id: keepStatus!.id, name: 'Todo', stage: 'unstarted' }],
+      }),
+    removeLabel: () =>
+      f.owner.post(`/v1/${kind}`, { id: res.body.id, taskLabels: [{ id: keepLabel!.id, name: 'Keep' }] }),
+  };
+}
+
+describe('10. a status or label removed while tasks and templates are made with it', () => {
+  test('tasks with the status: the removal is 409 in use and every create 201, or 200 and every create 400', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const team = await group('teams', `Status race ${round}`);
+      const { removed, written } = await race(
+        round,
+        () =>
+          f.owner.post('/v1/tasks?expand=none', {
+            name: 'Raced',
+            teamId: team.id,
+            statusId: team.doomedStatus,
+          }),
+        team.removeStatus,
+      );
+      if (removed.status === 200) for (const res of written) fieldError(res, '/body/statusId');
+      else {
+        assert.match(problem(removed, 409, 'conflict').detail, /in use/);
+        for (const res of written) assert.equal(res.status, 201, JSON.stringify(res.body));
+      }
+    }
+  });
+
+  test('tasks with the label: the removal is 200; a create is 201 (the label then gone) or 400', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const team = await group('teams', `Label race ${round}`);
+      const { removed, written } = await race(
+        round,
+        () =>
+          f.owner.post('/v1/tasks?expand=none', {
+            name: 'Raced',
+            teamId: team.id,
+            labelIds: [team.doomedLabel],
+          }),
+        team.removeLabel,
+      );
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      for (const res of written) {
+        if (res.status !== 201) fieldError(res, '/body/labelIds/0');
+        else {
+          const task = await f.owner.get(`/v1/tasks/${res.body.id}?expand=none`);
+          assert.deepEqual(task.body.labelIds, []);
+        }
+      }
+    }
+  });
+
+  test('task templates with the label: the removal is 200; a create is 201 or 400', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const area = await group('areas', `Template race ${round}`);
+      const { removed, written } = await race(
+        round,
+        () =>
+          f.owner.post('/v1/task-templates', {
+            name: 'Raced',
+            areaId: area.id,
+            labelIds: [area.doomedLabel],
+          }),
+        area.removeLabel,
+      );
+      assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      for (const res of written) if (res.status !== 201) fieldError(res, '/body/labelIds/0');
+    }
+  });
+
+  test('tasks made from a template with the status and label: every create 201, the removal as the tasks say', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const area = await group('areas', `From template race ${round}`);
+      const template = await f.owner.post('/v1/task-templates', {
+        name: 'Source',
+        areaId: area.id,
+        statusId: area.doomedStatus,
+        labelIds: [area.doomedLabel],
+      });
+      assert.equal(template.status, 201, JSON.stringify(template.body));
+      const remove = round % 2 === 0 ? area.removeStatus : area.removeLabel;
+      const { removed, written } = await race(
+        round,
+        () => f.owner.post(`/v1/task-templates/${template.body.id}/create-task?expand=none`, {}),
+        remove,
+      );
+      for (const res of written) assert.equal(res.status, 201, JSON.stringify(res.body));
+      // A status a task uses cannot go; a template's missing status or label is left out of the task.
+      const withStatus = written.filter((res) => res.body.statusId === area.doomedStatus).length;
+      if (remove === area.removeLabel) assert.equal(removed.status, 200, JSON.stringify(removed.body));
+      else if (removed.status === 200) assert.equal(withStatus, 0);
+      else {
+        assert.match(problem(removed, 409, 'conflict').detail, /in use/);
+        assert.equal(withStatus, WRITERS);
+      }
+    }
+  });
+});
 
 describe('12. a constraint no check foresaw is a 409, not a 500', () => {
   test('a foreign key that refuses a write: 409 conflict alone, a conflict entry in a batch', async () => {

@@ -5,7 +5,7 @@
 // (a deadlock or serialization failure on PostgreSQL) runs the whole batch again.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Auth, type Context, committing, contextOf, now } from '../../context.ts';
+import { type Auth, type Context, committing, contextOf, forgetRequestMemos, now } from '../../context.ts';
 import { constraintOf, isConstraintViolation, isRetryable, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { eventsCommitted } from '../../events/signal.ts';
@@ -80,6 +80,7 @@ export function runBatch<T>(
     return ref ? [ref] : [];
   });
   const attempt = async (grouped: boolean): Promise<BatchResult<T>> => {
+    forgetRequestMemos(auth.actor);
     const trx = await database.db.startTransaction().execute();
     const ctx = contextOf(database, auth, trx);
     try {
@@ -95,6 +96,8 @@ export function runBatch<T>(
         } catch (error) {
           if (isRetryable(error)) throw error;
           await point.rollbackToSavepoint(`entry${i}`).execute();
+          // The rollback gave back the locks the entry took; memos read under them are forgotten too.
+          forgetRequestMemos(auth.actor);
           failed.push({ task: checked[i]!.entry, ...failureOf(error, log), index: i });
         }
       };
@@ -114,6 +117,7 @@ export function runBatch<T>(
         } catch (error) {
           if (isRetryable(error)) throw error;
           await point.rollbackToSavepoint('creates').execute();
+          forgetRequestMemos(auth.actor);
           for (const { i, create } of creates)
             await alone(i, async (c) => ({ row: (await insertCreates(c, [create]))[0]!, created: true }));
         }
