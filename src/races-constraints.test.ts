@@ -152,6 +152,90 @@ describe('10. a status or label removed while tasks and templates are made with 
   });
 });
 
+describe('11. positions and derived codes are never shared', () => {
+  test('parallel project statuses without a position get distinct positions after the others', async () => {
+    const before = (await f.owner.get('/v1/project-statuses')).body.data as { position: number }[];
+    const last = Math.max(...before.map((s) => s.position));
+    for (let round = 0; round < ROUNDS; round++) {
+      const made = await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) =>
+          f.owner.post('/v1/project-statuses', { name: `Stage ${round}.${i}` }),
+        ),
+      );
+      for (const res of made) assert.equal(res.status, 201, JSON.stringify(res.body));
+      const positions = made.map((res) => res.body.position as number).sort((a, b) => a - b);
+      const first = last + 1 + round * WRITERS;
+      assert.deepEqual(
+        positions,
+        Array.from({ length: WRITERS }, (_, i) => first + i),
+      );
+    }
+  });
+
+  test('parallel teams and areas with the same derived publicId: all 201, distinct codes', async () => {
+    // Every round derives SN (Same Name): SN, SN2 … SN8, then SN9 … SN16, as one writer after another.
+    for (let round = 0; round < ROUNDS; round++) {
+      const made = await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) =>
+          f.owner.post(i % 2 ? '/v1/areas' : '/v1/teams', { name: 'Same Name' }),
+        ),
+      );
+      for (const res of made) assert.equal(res.status, 201, JSON.stringify(res.body));
+      const codes = made.map((res) => res.body.publicId as string).sort();
+      const numbers = Array.from({ length: WRITERS }, (_, i) => round * WRITERS + i + 1);
+      assert.deepEqual(codes, numbers.map((n) => (n === 1 ? 'SN' : `SN${n}`)).sort());
+    }
+  });
+
+  test('parallel teams with the same given publicId: one 201, the rest 409 conflict', async () => {
+    const made = await Promise.all(
+      Array.from({ length: WRITERS }, (_, i) =>
+        f.owner.post('/v1/teams', { name: `Given ${i}`, publicId: 'GIVEN' }),
+      ),
+    );
+    assert.equal(made.filter((res) => res.status === 201).length, 1);
+    for (const res of made.filter((r) => r.status !== 201))
+      assert.match(problem(res, 409, 'conflict').detail, /already used/);
+  });
+
+  test('parallel projects and documents with the same name: all 201, distinct slugs', async () => {
+    const team = (await f.owner.post('/v1/teams', { name: 'Slugs', publicId: 'SLUG' })).body;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of ['projects', 'documents']) {
+        const made = await Promise.all(
+          Array.from({ length: WRITERS }, () =>
+            f.owner.post(`/v1/${kind}?expand=none`, { name: `Same slug ${round}`, teamId: team.id }),
+          ),
+        );
+        for (const res of made) assert.equal(res.status, 201, JSON.stringify(res.body));
+        const slugs = made.map((res) => res.body.slug as string);
+        assert.equal(new Set(slugs).size, WRITERS, `${kind}: ${slugs.join()}`);
+      }
+    }
+  });
+
+  test('projects and documents renamed alike at once: all 200, distinct slugs', async () => {
+    const team = (await f.owner.post('/v1/teams', { name: 'Renames', publicId: 'REN' })).body;
+    for (const kind of ['projects', 'documents']) {
+      const made = await Promise.all(
+        Array.from({ length: WRITERS }, (_, i) =>
+          f.owner.post(`/v1/${kind}?expand=none`, { name: `Before ${kind} ${i}`, teamId: team.id }),
+        ),
+      );
+      for (let round = 0; round < ROUNDS; round++) {
+        const renamed = await Promise.all(
+          made.map((res) =>
+            f.owner.post(`/v1/${kind}?expand=none`, { id: res.body.id, name: `Renamed ${kind} ${round}` }),
+          ),
+        );
+        for (const res of renamed) assert.equal(res.status, 200, JSON.stringify(res.body));
+        const slugs = renamed.map((res) => res.body.slug as string);
+        assert.equal(new Set(slugs).size, WRITERS, `${kind}: ${slugs.join()}`);
+      }
+    }
+  });
+});
+
 describe('12. a constraint no check foresaw is a 409, not a 500', () => {
   test('a foreign key that refuses a write: 409 conflict alone, a conflict entry in a batch', async () => {
     // A trigger writes a dangling reference for one name: the foreign-key violation of a race that no
