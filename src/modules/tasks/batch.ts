@@ -55,8 +55,9 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
  *
  * Creates are checked one by one (reads only; a failed check is that entry's failure) and written
  * together: each run of consecutive creates is one savepoint and a fixed number of statements, not a
- * savepoint and several statements per entry. Should a run's writes fail all the same (a team's
- * status removed since the check), the run is written again entry by entry, to find which one failed.
+ * savepoint and several statements per entry. Should a run's writes fail all the same (a constraint
+ * no check foresaw; a team's statuses and labels are locked by the checks, see groups/lookup.ts), the
+ * run is written again entry by entry, to find which one failed.
  * Updates keep a savepoint each. A check that fails in a way nobody expected (not a 400-type error)
  * may have broken the transaction on PostgreSQL, so the batch then starts over entry by entry.
  */
