@@ -9,7 +9,8 @@ import { sql } from 'kysely';
 import { onPostgres, problem, type Response, setup } from './test/helpers.ts';
 
 const f = await setup();
-const ROUNDS = 9;
+// SQLite gives the sequential answer by construction: a few rounds show it is the same one.
+const ROUNDS = onPostgres ? 9 : 3;
 const WRITERS = 8;
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
