@@ -72,21 +72,23 @@ export function contextOf(database: Database, auth: Auth, db: Kysely<DB> = datab
  * number of times (db/errors.ts), so `fn` must do nothing outside the database that it cannot repeat.
  * A request's If-Match must have been compared with the row it changes before anything commits
  * (preconditions.ts): a write that compared nothing, such as a create, is 412 and rolled back.
+ * Each attempt starts with the request's memos forgotten (forgetRequestMemos).
  */
 export function inTransaction<T>(
   database: Database,
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return retrying(() =>
-    database.db.transaction().execute(async (trx) => {
+  return retrying(() => {
+    forgetRequestMemos(auth.actor);
+    return database.db.transaction().execute(async (trx) => {
       const ctx: Context = { ...contextOf(database, auth, trx), ifMatch: ifMatchOf(auth.expected) };
       const result = await fn(ctx);
       settleIfMatch(ctx);
       await committing(trx, auth);
       return result;
-    }),
-  ).then((result) => {
+    });
+  }).then((result) => {
     // Whatever it wrote is committed: the webhook worker of this process may have work.
     eventsCommitted();
     return result;
@@ -109,6 +111,15 @@ export function readContext(database: Database, auth: Auth): Context {
 // Lookups a request repeats (which groups the caller sees, a team's statuses), kept for that request
 // only: the actor object is made once per authenticated request.
 const requestMemos = new WeakMap<Actor, Map<string, Promise<unknown>>>();
+
+/**
+ * Forgets what the request has memoized. A memo read under a lock (a group's statuses, see
+ * groups/lookup.ts) is only good while the transaction or savepoint that took the lock lasts: call it
+ * when one starts and after a rollback, so that what a transaction relies on it has read itself.
+ */
+export function forgetRequestMemos(actor: Actor): void {
+  requestMemos.delete(actor);
+}
 
 /** `load()` once per request and key; a failed load is forgotten, so it is not cached. */
 export function perRequest<T>(ctx: Pick<Context, 'actor'>, key: string, load: () => Promise<T>): Promise<T> {

@@ -8,6 +8,30 @@ export function isUniqueViolation(error: unknown): boolean {
   return e.code === 'ERR_SQLITE_ERROR' && (e.errcode === 2067 || e.errcode === 1555);
 }
 
+// PostgreSQL: unique 23505, foreign key 23503, check 23514. SQLite's extended codes: unique 2067,
+// primary key 1555, foreign key 787, check 275.
+const PG_CONSTRAINTS = new Set(['23505', '23503', '23514']);
+const SQLITE_CONSTRAINTS = new Set([2067, 1555, 787, 275]);
+
+/**
+ * A unique, foreign-key or check constraint refused a write. Services check all of these first and
+ * lock what they check (docs/reliability.md, "Concurrent changes"), so one that still reaches the
+ * database lost a race to another request: the client is told 409 conflict, and a retry meets the
+ * checks again and gets the sequential answer. Not-null violations are not here: they are bugs.
+ */
+export function isConstraintViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; errcode?: unknown };
+  if (typeof e.code === 'string' && PG_CONSTRAINTS.has(e.code)) return true;
+  return e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number' && SQLITE_CONSTRAINTS.has(e.errcode);
+}
+
+/** The constraint's name when the database gives it (PostgreSQL), for the log. */
+export function constraintOf(error: unknown): string | undefined {
+  const name = (error as { constraint?: unknown } | null)?.constraint;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /**
  * PostgreSQL gave up on the transaction so that another could go on: a deadlock (40P01) or a
  * serialization failure (40001). Running the whole transaction again is the cure; a client never sees it.

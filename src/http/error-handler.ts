@@ -3,7 +3,7 @@
 // to the same codes; anything unexpected is logged with its stack and answered as a bare 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { isUnavailable, isUniqueViolation } from '../db/errors.ts';
+import { constraintOf, isConstraintViolation, isUnavailable } from '../db/errors.ts';
 import { AppError, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 import { type AjvError, fieldErrors } from './validation.ts';
 
@@ -29,8 +29,10 @@ export const RETRY_AFTER_SECONDS = 5;
 
 function toAppError(error: FastifyError, request: FastifyRequest): AppError | null {
   if (error instanceof AppError) return error.at('/body');
-  // Services check uniqueness first; this is the race two concurrent requests can still run into.
-  if (isUniqueViolation(error)) {
+  // Services check uniqueness and references first, under locks; a constraint that still refuses a
+  // write lost a race the locks do not cover. Logged, so that such a gap shows (db/errors.ts).
+  if (isConstraintViolation(error)) {
+    request.log.warn({ constraint: constraintOf(error) }, 'constraint violation answered 409');
     return new AppError('conflict', 'Another request changed the same thing at the same time; retry');
   }
   if (isUnavailable(error)) {

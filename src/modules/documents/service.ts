@@ -5,6 +5,7 @@ import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { KeyValue, Tiered } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
+import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -50,7 +51,12 @@ async function checkTeam(ctx: Context, id: string): Promise<string> {
 }
 
 function documentSlug(ctx: Context, name: string, current?: string): Promise<string> {
-  return slugFor(name, 'document', (stem) => repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem), current);
+  const taken = async (stem: string) => {
+    // Two documents named alike at once would both take the first free slug (db/locks.ts).
+    await lockDerived(ctx, 'documents.slug');
+    return repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem);
+  };
+  return slugFor(name, 'document', taken, current);
 }
 
 const DELETED = () => new AppError('deleted', 'This document is deleted; restore it first');

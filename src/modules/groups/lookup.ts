@@ -75,18 +75,35 @@ export async function teamIdsByName(ctx: Context, words: string[]): Promise<stri
   return ids.filter((id) => visibility.visible.has(id));
 }
 
-/** A team's statuses, in order: read once per request (a batch asks for every entry). */
-export function statusesOfGroup(ctx: Context, groupId: string): Promise<StatusRow[]> {
-  return perRequest(ctx, `groups.statuses.${groupId}`, () =>
-    repo.statusesOf(ctx.db, ctx.workspace.id, [groupId]),
-  );
+/**
+ * Holds the group's statuses and labels as they are until the transaction ends (PostgreSQL), so that
+ * a task or template written with one of them cannot meet its removal half way: a removal that came
+ * first is seen (400, as after it), one that comes later sees the task (409 in use, as before it).
+ * Once per request; a rollback forgets it with the rest of the request's memos (context.ts).
+ */
+function lockForUse(ctx: Context, groupId: string): Promise<void> {
+  return perRequest(ctx, `groups.use.${groupId}`, async () => {
+    if (ctx.dialect === 'postgres') await repo.lockForUse(ctx.db, ctx.workspace.id, groupId);
+  });
 }
 
-/** A team's labels, in order: read once per request. */
+/**
+ * A team's statuses, in order, for writing a task or template with one: the group is locked first
+ * (lockForUse). Read once per request (a batch asks for every entry).
+ */
+export function statusesOfGroup(ctx: Context, groupId: string): Promise<StatusRow[]> {
+  return perRequest(ctx, `groups.statuses.${groupId}`, async () => {
+    await lockForUse(ctx, groupId);
+    return repo.statusesOf(ctx.db, ctx.workspace.id, [groupId]);
+  });
+}
+
+/** A team's labels, in order, for writing a task or template with some: locked and read as statuses. */
 export function labelsOfGroup(ctx: Context, groupId: string): Promise<LabelRow[]> {
-  return perRequest(ctx, `groups.labels.${groupId}`, () =>
-    repo.labelsOf(ctx.db, ctx.workspace.id, [groupId]),
-  );
+  return perRequest(ctx, `groups.labels.${groupId}`, async () => {
+    await lockForUse(ctx, groupId);
+    return repo.labelsOf(ctx.db, ctx.workspace.id, [groupId]);
+  });
 }
 
 /** The labels of several groups at once (presenting a page of templates). */

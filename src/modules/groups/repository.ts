@@ -77,6 +77,21 @@ export function findGroup(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/**
+ * Locks a group FOR KEY SHARE (PostgreSQL) until the transaction ends: the lock a foreign key to it
+ * takes anyway, but taken before its statuses and labels are read. A change of the group (FOR UPDATE)
+ * waits for it, and it for the change.
+ */
+export async function lockForUse(db: Kysely<DB>, workspaceId: string, groupId: string): Promise<void> {
+  await db
+    .selectFrom('groups')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', groupId)
+    .forKeyShare()
+    .execute();
+}
+
 export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<GroupRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db

@@ -4,6 +4,7 @@ import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
+import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
@@ -67,7 +68,10 @@ async function loadEditableGroup(ctx: Context, kind: GroupKind, ref: string): Pr
   return row;
 }
 
-/** A publicId from the name: initials of several words, else its first three letters; made unique. */
+/**
+ * A publicId from the name: initials of several words, else its first three letters; made unique
+ * under the workspace's lock (db/locks.ts), so parallel creates number on as sequential ones do.
+ */
 async function derivePublicId(ctx: Context, name: string): Promise<string> {
   const ascii = distinctWords(name)
     .map((w) => w.normalize('NFD').replace(/[^a-z0-9]/g, ''))
@@ -80,6 +84,7 @@ async function derivePublicId(ctx: Context, name: string): Promise<string> {
           .slice(0, 5)
       : (ascii[0] ?? '').slice(0, 3);
   const stem = base.toUpperCase() || 'G';
+  await lockDerived(ctx, 'groups.public_id');
   const taken = new Set(await repo.publicIdsStartingWith(ctx.db, ctx.workspace.id, stem));
   if (!taken.has(stem)) return stem;
   for (let n = 2; ; n++) {
@@ -216,8 +221,13 @@ async function writeLabels(
 /** The groups' search index (names), written by every path that names a group. */
 export const GROUP_INDEX = plainIndex<GroupRow>(SEARCH_TARGETS.groups, (row) => ({ name: row.name }));
 
+/**
+ * A given publicId, when no other group holds it. The check and the derivation take the same lock, so
+ * that two groups named alike at once get two codes, and two given the same code one 201 and one 409.
+ */
 async function checkPublicId(ctx: Context, publicId: string, except?: string): Promise<string> {
   const upper = publicId.toUpperCase();
+  await lockDerived(ctx, 'groups.public_id');
   if (await repo.publicIdTaken(ctx.db, ctx.workspace.id, upper, except)) {
     throw conflict(`publicId ${upper} is already used by a team or area of this workspace`);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
+import { lockDerived } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { checkVersion } from '../../preconditions.ts';
@@ -67,6 +68,8 @@ export async function upsertStatus(
   }
   if (!isWorkspaceAdmin(ctx.actor)) throw forbidden('Only owners and admins can change project statuses');
   if (body.name === undefined) throw invalid('name', 'is required when creating');
+  // Two statuses made at once would both be put after the same last one (db/locks.ts).
+  if (body.position === undefined) await lockDerived(ctx, 'project_statuses.position');
   const row: ProjectStatusRow = {
     workspace_id: ctx.workspace.id,
     id: randomUUID(),

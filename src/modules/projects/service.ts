@@ -5,6 +5,7 @@ import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
+import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
@@ -80,7 +81,11 @@ function projectSlug(ctx: Context, name: string, current?: ProjectRow): Promise<
   return slugFor(
     name,
     'project',
-    (stem) => repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem),
+    async (stem) => {
+      // Two projects named alike at once would both take the first free slug (db/locks.ts).
+      await lockDerived(ctx, 'projects.slug');
+      return repo.slugsStartingWith(ctx.db, ctx.workspace.id, stem);
+    },
     current?.slug,
   );
 }

@@ -5,8 +5,8 @@
 // (a deadlock or serialization failure on PostgreSQL) runs the whole batch again.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Auth, type Context, committing, contextOf, now } from '../../context.ts';
-import { isRetryable, isUniqueViolation, retrying } from '../../db/errors.ts';
+import { type Auth, type Context, committing, contextOf, forgetRequestMemos, now } from '../../context.ts';
+import { constraintOf, isConstraintViolation, isRetryable, retrying } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
 import { eventsCommitted } from '../../events/signal.ts';
 import { AppError } from '../../http/errors.ts';
@@ -39,8 +39,10 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
     const first = error.at('').errors?.[0];
     return { error: first ? `${first.path} ${first.message}` : error.message, code: error.code };
   }
-  if (isUniqueViolation(error))
+  if (isConstraintViolation(error)) {
+    log.warn({ constraint: constraintOf(error) }, 'batch entry: constraint violation answered conflict');
     return { error: 'Changed by another request at the same time; retry', code: 'conflict' };
+  }
   log.error({ err: error }, 'batch entry failed');
   return { error: 'Something went wrong on our side', code: 'internal' };
 }
@@ -55,8 +57,9 @@ function failureOf(error: unknown, log: FastifyBaseLogger): { error: string; cod
  *
  * Creates are checked one by one (reads only; a failed check is that entry's failure) and written
  * together: each run of consecutive creates is one savepoint and a fixed number of statements, not a
- * savepoint and several statements per entry. Should a run's writes fail all the same (a team's
- * status removed since the check), the run is written again entry by entry, to find which one failed.
+ * savepoint and several statements per entry. Should a run's writes fail all the same (a constraint
+ * no check foresaw; a team's statuses and labels are locked by the checks, see groups/lookup.ts), the
+ * run is written again entry by entry, to find which one failed.
  * Updates keep a savepoint each. A check that fails in a way nobody expected (not a 400-type error)
  * may have broken the transaction on PostgreSQL, so the batch then starts over entry by entry.
  */
@@ -87,6 +90,7 @@ export async function runBatch<T>(
     return ref ? [ref] : [];
   });
   const attempt = async (grouped: boolean): Promise<BatchResult<T>> => {
+    forgetRequestMemos(auth.actor);
     const trx = await database.db.startTransaction().execute();
     const ctx = contextOf(database, auth, trx);
     try {
@@ -102,6 +106,8 @@ export async function runBatch<T>(
         } catch (error) {
           if (isRetryable(error)) throw error;
           await point.rollbackToSavepoint(`entry${i}`).execute();
+          // The rollback gave back the locks the entry took; memos read under them are forgotten too.
+          forgetRequestMemos(auth.actor);
           failed.push({ task: checked[i]!.entry, ...failureOf(error, log), index: i });
         }
       };
@@ -121,6 +127,7 @@ export async function runBatch<T>(
         } catch (error) {
           if (isRetryable(error)) throw error;
           await point.rollbackToSavepoint('creates').execute();
+          forgetRequestMemos(auth.actor);
           for (const { i, create } of creates)
             await alone(i, async (c) => ({ row: (await insertCreates(c, [create]))[0]!, created: true }));
         }
