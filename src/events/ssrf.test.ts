@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { retryAfterSeconds } from './deliver.ts';
 import { backoffMs, givesUp } from './schedule.ts';
 import { isRefusedAddress, parseHookUrl } from './ssrf.ts';
 
@@ -67,7 +68,33 @@ test('retries: about 5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, then daily; Retr
   );
   assert.equal(backoffMs(3, 30), 30_000);
   assert.equal(backoffMs(3, 0), 1000);
-  assert.equal(backoffMs(3, 10 * 86400), 86_400_000);
+  assert.equal(backoffMs(3, 86400), 86_400_000);
   assert.equal(givesUp('2026-01-01T00:00:00.000Z', '2026-01-03T23:59:59.999Z'), false);
   assert.equal(givesUp('2026-01-01T00:00:00.000Z', '2026-01-04T00:00:00.000Z'), true);
+});
+
+test('a Retry-After that is negative, in the past, beyond a day or not a wait falls back to the backoff', () => {
+  const mid = () => 0.5;
+  for (const wait of [-1, -3600, 86401, 10 * 86400, Number.POSITIVE_INFINITY, Number.NaN]) {
+    assert.equal(backoffMs(3, wait, mid), 300_000, String(wait));
+  }
+  const now = Date.parse('2026-11-24T12:00:00Z');
+  assert.equal(retryAfterSeconds('120', now), 120);
+  assert.equal(retryAfterSeconds(' 7 ', now), 7);
+  assert.equal(retryAfterSeconds('Tue, 24 Nov 2026 12:01:00 GMT', now), 60);
+  assert.equal(retryAfterSeconds('Tuesday, 24-Nov-26 12:01:00 GMT', now), 60);
+  assert.equal(retryAfterSeconds('Tue Nov 24 12:01:00 2026', now), 60);
+  assert.equal(retryAfterSeconds('Tue, 24 Nov 2026 11:00:00 GMT', now), -3600, 'in the past');
+  for (const garbage of ['-5', '1.5', '5s', '', 'soon', '2026-11-24T12:01:00Z', '+3']) {
+    assert.equal(retryAfterSeconds(garbage, now), undefined, garbage);
+  }
+  // What the worker computes from each: the answer's header through the schedule.
+  for (const header of [
+    '-5',
+    'Tue, 24 Nov 2026 11:00:00 GMT',
+    '99999999999',
+    'Fri, 31 Dec 9999 23:59:59 GMT',
+  ]) {
+    assert.equal(backoffMs(3, retryAfterSeconds(header, now), mid), 300_000, header);
+  }
 });
