@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { retryAfterSeconds } from './deliver.ts';
 import { backoffMs, givesUp } from './schedule.ts';
-import { isRefusedAddress, parseHookUrl } from './ssrf.ts';
+import { checkLiteral, HookUrlError, isRefusedAddress, parseHookUrl } from './ssrf.ts';
 
 test('internal addresses are refused, public ones are not', () => {
   for (const a of [
@@ -41,6 +41,37 @@ test('internal addresses are refused, public ones are not', () => {
     '2a00:1450::1',
   ]) {
     assert.equal(isRefusedAddress(a), false, a);
+  }
+});
+
+test('IPv4 inside IPv6 is refused however it is written, and Teredo and 6to4 whole', () => {
+  for (const a of [
+    '::ffff:7f00:1',
+    '::FFFF:7F00:0001',
+    '0:0:0:0:0:ffff:127.0.0.1',
+    '0000:0000:0000:0000:0000:ffff:7f00:0001',
+    '0:0:0:0:0:FFFF:169.254.169.254',
+    '::ffff:0:7f00:1', // IPv4-translated
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8',
+    '::127.0.0.1', // IPv4-compatible
+    '64:ff9b::127.0.0.1',
+    '2001::1', // Teredo
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:0000:4136:e378:8000:63bf:80ff:fffe', // Teredo to 127.0.0.1
+    '2001:2::1', // benchmarking
+    '2002:0808:0808::1', // 6to4, even of a public address
+    '2002:a9fe:a9fe::',
+    '3fff::1',
+    '5f00::1',
+  ]) {
+    assert.equal(isRefusedAddress(a), true, a);
+  }
+  for (const a of ['2001:4860:4860::8888', '2001:200::1', '2003::1', '2a03:2880::1']) {
+    assert.equal(isRefusedAddress(a), false, a);
+  }
+  for (const host of ['[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:0:7f00:1]', '[2001::1]']) {
+    assert.throws(() => checkLiteral(parseHookUrl(`http://${host}/`)), HookUrlError, host);
   }
 });
 
