@@ -11,6 +11,7 @@ import { positionOf, START } from '../events/stream.ts';
 import { nextCode } from '../modules/workspaces/repository.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { booleansOf, FORMAT, FORMAT_VERSION, TABLES, type TableSpec } from './tables.ts';
+import { type ColumnRule, columnRules, rowProblem } from './values.ts';
 
 /** Rows per INSERT: well under both databases' limits on bound values (SQLite 32,766). */
 const BATCH = 500;
@@ -66,9 +67,10 @@ export async function importData(
   const first = await lines.next();
   const header = checkHeader(first.done ? undefined : first.value, schema);
 
+  const rules = await columnRules(database.db, database.dialect);
   const started = Date.now();
   const result = await database.db.transaction().execute(async (trx) => {
-    const loader = new Loader(database, trx, progress);
+    const loader = new Loader(database, trx, progress, rules);
     let lineNo = 1;
     let ended = false;
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
@@ -126,11 +128,18 @@ class Loader {
   readonly #database: Database;
   readonly #trx: Kysely<DB>;
   readonly #progress: (line: string) => void;
+  readonly #rules: Map<string, Map<string, ColumnRule>>;
 
-  constructor(database: Database, trx: Kysely<DB>, progress: (line: string) => void) {
+  constructor(
+    database: Database,
+    trx: Kysely<DB>,
+    progress: (line: string) => void,
+    rules: Map<string, Map<string, ColumnRule>>,
+  ) {
     this.#database = database;
     this.#trx = trx;
     this.#progress = progress;
+    this.#rules = rules;
   }
 
   async add(lineNo: number, tableName: string | undefined, row: Row | undefined): Promise<void> {
@@ -140,6 +149,9 @@ class Loader {
     }
     this.seen += 1;
     const table = TABLES[at]!;
+    // Every row is checked, a skipped workspace's too: a file is taken whole or not at all.
+    const problem = rowProblem(this.#rules.get(table.name)!, row);
+    if (problem) throw new ImportError(`line ${lineNo}: ${table.name}.${problem}`);
     if (table.name === 'workspaces') {
       await this.finish();
       await this.#startWorkspace(row);
