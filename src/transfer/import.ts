@@ -2,7 +2,7 @@
 // that is cut short, out of order or of another schema leaves nothing behind. A workspace already in
 // the database is skipped whole, which makes a second run of the same file change nothing.
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
@@ -56,6 +56,35 @@ function checkHeader(line: string | undefined, schema: string): Header {
   return header as Header;
 }
 
+/**
+ * The file's text, decoded strictly as request bodies are (http/json-body.ts): bytes that are not
+ * UTF-8 refuse the file rather than arrive as U+FFFD in a stored name. Chunks that are already text
+ * (a stream of strings) pass as they are.
+ */
+async function* strictText(input: Readable): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let offset = 0;
+  for await (const chunk of input) {
+    if (typeof chunk === 'string') {
+      yield chunk;
+      continue;
+    }
+    try {
+      yield decoder.decode(chunk as Buffer, { stream: true });
+    } catch {
+      throw new ImportError(
+        `the file is not UTF-8: bytes ${offset} to ${offset + chunk.length} hold a sequence that is not`,
+      );
+    }
+    offset += chunk.length;
+  }
+  try {
+    yield decoder.decode();
+  } catch {
+    throw new ImportError('the file is not UTF-8: it ends inside a character');
+  }
+}
+
 export async function importData(
   database: Database,
   input: Readable,
@@ -63,7 +92,10 @@ export async function importData(
 ): Promise<ImportResult> {
   const progress = options.progress ?? (() => {});
   const schema = await schemaVersion(database.db);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
+  const lines = createInterface({
+    input: Readable.from(strictText(input)),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })[Symbol.asyncIterator]();
   const first = await lines.next();
   const header = checkHeader(first.done ? undefined : first.value, schema);
 

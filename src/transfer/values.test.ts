@@ -141,3 +141,23 @@ test("each column's kind agrees with this database's own type for it", async () 
     }
   }
 });
+
+test('a file whose bytes are not UTF-8 is refused, not imported with replacement characters', async () => {
+  const target = await fresh();
+  const at = source.findIndex((l) => l.startsWith('{"table":"groups"'));
+  const bytes = Buffer.from(`${source.join('\n')}\n`);
+  const where = bytes.indexOf(Buffer.from('Engineering'), Buffer.byteLength(source.slice(0, at).join('\n')));
+  bytes[where] = 0xe9; // a Latin-1 é in place of the E
+  await assert.rejects(importData(target, Readable.from([bytes])), (e: Error) => {
+    assert.ok(e instanceof ImportError, e.message);
+    assert.match(e.message, /^the file is not UTF-8: bytes 0 to \d+ hold a sequence that is not$/);
+    return true;
+  });
+  assert.deepEqual(await target.db.selectFrom('workspaces').select('id').execute(), []);
+  const cut = Buffer.concat([Buffer.from(`${source.join('\n')}\n`), Buffer.from([0xe2, 0x82])]);
+  await assert.rejects(importData(target, Readable.from([cut])), /ends inside a character/);
+  assert.equal(
+    (await importData(target, Readable.from([Buffer.from(`${source.join('\n')}\n`)]))).imported.length,
+    1,
+  );
+});
