@@ -15,7 +15,7 @@ export interface Outcome {
   durationMs: number;
   /** Why it failed, for the delivery log; null on success. */
   error: string | null;
-  /** Seconds the receiver asked to wait (Retry-After of a 429 or 503), when it said. */
+  /** Seconds the receiver asked to wait (Retry-After of a 429 or 503; negative for a past date), when it said. */
   retryAfter?: number;
 }
 
