@@ -18,6 +18,7 @@ import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { BODY_LIMIT, registerJsonBodies } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
@@ -63,29 +64,6 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export const BODY_LIMIT = 2 * 1024 * 1024;
-/** No request shape nests deeper than a few levels; far deeper bodies overflowed validation (500). */
-const MAX_DEPTH = 32;
-
-/** How deep a JSON text nests (arrays and objects), counted without recursion; strings are skipped. */
-function nestingOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // a backslash escapes the next character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return deepest;
-}
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -131,36 +109,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     reply.header('x-request-id', request.id);
   });
 
-  // JSON bodies only (application/json or any …+json): every other media type, text/plain included,
-  // is 415. An empty body (as some clients send with POST /restore) means "no body".
-  app.removeAllContentTypeParsers();
-  const parseJson = (
-    _req: unknown,
-    body: string | Buffer,
-    done: (err: Error | null, body?: unknown) => void,
-  ) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    if (nestingOf(text) > MAX_DEPTH) {
-      return done(
-        new AppError('validation_failed', `The body nests deeper than ${MAX_DEPTH} levels`, [
-          { path: '/body', message: `nests deeper than ${MAX_DEPTH} levels` },
-        ]),
-        undefined,
-      );
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch (error) {
-      done(
-        new AppError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`),
-        undefined,
-      );
-    }
-  };
-  for (const type of ['application/json', /^application\/[\w.-]+\+json\s*(;|$)/]) {
-    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
-  }
+  registerJsonBodies(app);
   registerConventions(app);
 
   await app.register(swagger, {

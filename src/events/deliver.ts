@@ -15,7 +15,7 @@ export interface Outcome {
   durationMs: number;
   /** Why it failed, for the delivery log; null on success. */
   error: string | null;
-  /** Seconds the receiver asked to wait (Retry-After of a 429 or 503), when it said. */
+  /** Seconds the receiver asked to wait (Retry-After of a 429 or 503; negative for a past date), when it said. */
   retryAfter?: number;
 }
 
@@ -24,16 +24,24 @@ export interface Deliverer {
   close(): Promise<void>;
 }
 
-/** Retry-After as seconds: a number of seconds or an HTTP date. */
+/** An HTTP date in any of its three forms (RFC 9110 §5.6.7) starts with the day's name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
+/**
+ * Retry-After as the seconds it asks to wait (RFC 9110 §10.2.3: delay-seconds or an HTTP date),
+ * negative for a date in the past; undefined for anything else. Date.parse alone is too lenient: it
+ * reads `-5` and `1.5` as dates. Whether the wait is one to honour is schedule.ts's call.
+ */
 export function retryAfterSeconds(
   value: string | string[] | undefined,
   now = Date.now(),
 ): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!v) return undefined;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  if (/^\d+$/.test(v)) return Number(v);
+  if (!HTTP_DATE.test(v)) return undefined;
   const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.round((at - now) / 1000));
+  return Number.isNaN(at) ? undefined : Math.round((at - now) / 1000);
 }
 
 export function createDeliverer(allowPrivate: boolean): Deliverer {

@@ -32,12 +32,18 @@ for (const [net, bits] of [
 }
 for (const [net, bits] of [
   ['::', 96], // unspecified, loopback (::1) and IPv4-compatible
-  ['::ffff:0:0', 96], // IPv4-mapped: an IPv4 address in IPv6 clothing
+  ['::ffff:0:0', 96], // IPv4-mapped: an IPv4 address in IPv6 clothing, however written
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 2765): the same, one group further in
   ['64:ff9b::', 96], // NAT64: reaches IPv4 addresses through a translator
   ['64:ff9b:1::', 48], // local NAT64
   ['100::', 64], // discard
+  // IETF protocol assignments, refused whole like 192.0.0.0/24: Teredo (2001::/32, which tunnels to
+  // an IPv4 address carried inside), benchmarking, ORCHID. Not decoded: nothing a webhook needs is there.
+  ['2001::', 23],
   ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4: embeds an IPv4 address
+  ['2002::', 16], // 6to4: embeds an IPv4 address; refused whole rather than decoded
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // segment routing (SRv6) identifiers, never global
   ['fc00::', 7], // unique local, cloud metadata (fd00:ec2::254)
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)

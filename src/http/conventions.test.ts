@@ -108,6 +108,59 @@ describe('request bodies', () => {
     assert.equal(vendor.status, 201, 'any +json type is JSON');
   });
 
+  test('a body in another charset is 415, and a charset of UTF-8 is accepted however written', async () => {
+    const send = (type: string, name: string) =>
+      f.owner.raw({
+        method: 'POST',
+        url: '/v1/teams?expand=none',
+        payload: Buffer.from(JSON.stringify({ name }), 'latin1'),
+        headers: { 'content-type': type },
+      });
+    for (const type of [
+      'application/json; charset=iso-8859-1',
+      'application/json;charset="latin1"',
+      'application/vnd.cairn+json; charset=UTF-16',
+    ]) {
+      const body = problem(await send(type, 'Caf\u00e9 latin'), 415, 'unsupported_media_type');
+      assert.match(body.detail, /^Send the body as JSON in UTF-8 \(got charset /, type);
+    }
+    assert.equal((await f.owner.get('/v1/teams/search?name=latin')).body.total, 0);
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"']) {
+      assert.equal((await send(type, `Plain ascii ${type.length}`)).status, 201, type);
+    }
+  });
+
+  test('bytes that are not UTF-8 are 400 invalid_json and nothing is stored', async () => {
+    for (const bytes of [
+      [0xe9], // Latin-1 é
+      [0xc3], // a sequence cut short
+      [0xed, 0xa0, 0x80], // an encoded surrogate
+      [0xc0, 0xaf], // an overlong '/'
+    ]) {
+      const payload = Buffer.concat([
+        Buffer.from('{"name": "Bad bytes '),
+        Buffer.from(bytes),
+        Buffer.from('"}'),
+      ]);
+      const res = await f.owner.raw({
+        method: 'POST',
+        url: '/v1/teams',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(problem(res, 400, 'invalid_json').detail, 'The body is not valid UTF-8', String(bytes));
+    }
+    assert.equal((await f.owner.get('/v1/teams/search?name=bad%20bytes')).body.total, 0);
+    const good = await f.owner.raw({
+      method: 'POST',
+      url: '/v1/teams?expand=none',
+      payload: Buffer.from('{"name": "Good bytes \u00e9\u{1f600}"}'),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(good.status, 201);
+    assert.equal(good.body.name, 'Good bytes \u00e9\u{1f600}');
+  });
+
   test('a body over 2 MiB is 413 payload_too_large', async () => {
     const res = await f.owner.post('/v1/teams', { name: 'x'.repeat(2 * 1024 * 1024 + 10) });
     problem(res, 413, 'payload_too_large');

@@ -163,7 +163,8 @@ Every \`/v1\` request sends an API token: \`Authorization: Bearer <token>\`. A m
 only; something you may not see is \`404\`, something you see but may not change is \`403\`.
 
 ## Requests
-Bodies are JSON (\`Content-Type: application/json\`; anything else is \`415\`), at most 2 MiB (\`413\`).
+Bodies are JSON in UTF-8 (\`Content-Type: application/json\`; anything else, or another \`charset\`, is
+\`415\`; bytes that are not UTF-8 are \`400 invalid_json\`), at most 2 MiB (\`413\`).
 Unknown body fields and unknown query parameters are \`400\`. \`POST\` on a collection creates (\`201\`),
 or updates when the body has an \`id\` (\`200\`): fields present replace, \`null\` clears, absent fields
 stay. Path ids take the UUID or the publicId. Times are ISO 8601 UTC with milliseconds; inputs take

@@ -65,7 +65,7 @@ export interface Client {
   raw(options: {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
-    payload?: string;
+    payload?: string | Buffer;
     headers?: Record<string, string>;
   }): Promise<Response>;
 }

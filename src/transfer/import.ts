@@ -2,7 +2,7 @@
 // that is cut short, out of order or of another schema leaves nothing behind. A workspace already in
 // the database is skipped whole, which makes a second run of the same file change nothing.
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
@@ -11,6 +11,7 @@ import { positionOf, START } from '../events/stream.ts';
 import { nextCode } from '../modules/workspaces/repository.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { booleansOf, FORMAT, FORMAT_VERSION, TABLES, type TableSpec } from './tables.ts';
+import { type ColumnRule, columnRules, rowProblem } from './values.ts';
 
 /** Rows per INSERT: well under both databases' limits on bound values (SQLite 32,766). */
 const BATCH = 500;
@@ -55,6 +56,35 @@ function checkHeader(line: string | undefined, schema: string): Header {
   return header as Header;
 }
 
+/**
+ * The file's text, decoded strictly as request bodies are (http/json-body.ts): bytes that are not
+ * UTF-8 refuse the file rather than arrive as U+FFFD in a stored name. Chunks that are already text
+ * (a stream of strings) pass as they are.
+ */
+async function* strictText(input: Readable): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let offset = 0;
+  for await (const chunk of input) {
+    if (typeof chunk === 'string') {
+      yield chunk;
+      continue;
+    }
+    try {
+      yield decoder.decode(chunk as Buffer, { stream: true });
+    } catch {
+      throw new ImportError(
+        `the file is not UTF-8: bytes ${offset} to ${offset + chunk.length} hold a sequence that is not`,
+      );
+    }
+    offset += chunk.length;
+  }
+  try {
+    yield decoder.decode();
+  } catch {
+    throw new ImportError('the file is not UTF-8: it ends inside a character');
+  }
+}
+
 export async function importData(
   database: Database,
   input: Readable,
@@ -62,13 +92,17 @@ export async function importData(
 ): Promise<ImportResult> {
   const progress = options.progress ?? (() => {});
   const schema = await schemaVersion(database.db);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
+  const lines = createInterface({
+    input: Readable.from(strictText(input)),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })[Symbol.asyncIterator]();
   const first = await lines.next();
   const header = checkHeader(first.done ? undefined : first.value, schema);
 
+  const rules = await columnRules(database.db, database.dialect);
   const started = Date.now();
   const result = await database.db.transaction().execute(async (trx) => {
-    const loader = new Loader(database, trx, progress);
+    const loader = new Loader(database, trx, progress, rules);
     let lineNo = 1;
     let ended = false;
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
@@ -126,11 +160,18 @@ class Loader {
   readonly #database: Database;
   readonly #trx: Kysely<DB>;
   readonly #progress: (line: string) => void;
+  readonly #rules: Map<string, Map<string, ColumnRule>>;
 
-  constructor(database: Database, trx: Kysely<DB>, progress: (line: string) => void) {
+  constructor(
+    database: Database,
+    trx: Kysely<DB>,
+    progress: (line: string) => void,
+    rules: Map<string, Map<string, ColumnRule>>,
+  ) {
     this.#database = database;
     this.#trx = trx;
     this.#progress = progress;
+    this.#rules = rules;
   }
 
   async add(lineNo: number, tableName: string | undefined, row: Row | undefined): Promise<void> {
@@ -140,6 +181,9 @@ class Loader {
     }
     this.seen += 1;
     const table = TABLES[at]!;
+    // Every row is checked, a skipped workspace's too: a file is taken whole or not at all.
+    const problem = rowProblem(this.#rules.get(table.name)!, row);
+    if (problem) throw new ImportError(`line ${lineNo}: ${table.name}.${problem}`);
     if (table.name === 'workspaces') {
       await this.finish();
       await this.#startWorkspace(row);

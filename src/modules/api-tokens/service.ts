@@ -65,7 +65,8 @@ export async function issueToken(
   input: { name: string; userId?: string },
 ): Promise<IssuedToken> {
   const userId = input.userId ?? ctx.actor.id;
-  const user = await users.findUser(ctx, userId);
+  // Someone outside the caller's directory reads as an unknown id, not as a 403 that confirms them.
+  const user = await users.findInDirectory(ctx, userId);
   if (!user) throw invalid('userId', 'no user with this id in the workspace');
   if (!canIssueTokenFor(ctx.actor, user)) {
     throw forbidden('Only owners and admins can create tokens for other users, and only owners for owners');

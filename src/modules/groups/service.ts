@@ -100,7 +100,8 @@ async function memberRows(
   at: string,
 ) {
   const ids = input.map((m) => m.id.toLowerCase());
-  const found = new Set((await users.usersByIds(ctx, ids)).map((u) => u.id));
+  // Only people the caller may name (users.usersInDirectory); anyone else reads as an unknown id.
+  const found = new Set((await users.usersInDirectory(ctx, ids)).map((u) => u.id));
   const seen = new Set<string>();
   return input.map((m, i): MemberRow => {
     const id = m.id.toLowerCase();

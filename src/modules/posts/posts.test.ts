@@ -256,6 +256,35 @@ describe('reactions and resolving', () => {
     problem(await member.api.get(`/v1/posts/${hidden.id}`), 404, 'not_found');
   });
 
+  test('a reaction is a name a URL carries: . and .. are refused, and every accepted one can be removed', async () => {
+    const p = await post({ entityType: 'task', entityId: task.id, content: 'Dots' });
+    for (const reaction of ['.', '..']) {
+      const body = problem(
+        await member.api.post(`/v1/posts/${p.id}/reactions`, { reaction }),
+        400,
+        'validation_failed',
+      );
+      assert.deepEqual(body.errors, [
+        {
+          path: '/body/reaction',
+          message: 'is rewritten by URL path normalisation (such as . and ..), so it could not be removed',
+        },
+      ]);
+    }
+    const names = ['...', '.x', '%2e', '%2E%2E', 'a/b', '?', '#', '\\', '+1', '🎉', 'thumbs.up'];
+    for (const reaction of names) {
+      const added = await member.api.post(`/v1/posts/${p.id}/reactions`, { reaction });
+      assert.equal(added.status, 201, reaction);
+    }
+    // Removed through the URL a client builds: encoded as one segment, then normalised by URL parsing.
+    for (const reaction of names) {
+      const url = new URL(`/v1/posts/${p.id}/reactions/${encodeURIComponent(reaction)}`, 'http://cairn.test');
+      assert.equal((await member.api.delete(url.pathname)).status, 204, reaction);
+    }
+    const read = await member.api.get(`/v1/posts/${p.id}?expand=reactions`);
+    assert.deepEqual(read.body.reactions, []);
+  });
+
   test('resolve and unresolve a thread; a reply cannot be resolved', async () => {
     const p = await post({ entityType: 'task', entityId: task.id, content: 'Thread' });
     const resolved = await member.api.post(`/v1/posts/${p.id}/resolve?expand=none`);

@@ -69,7 +69,10 @@ export const Reaction = Type.Object(
 );
 export type Reaction = Static<typeof Reaction>;
 
-/** A short name such as an emoji's (`thumbsup`, `+1`, `🎉`): no white space, up to 64 characters. */
+/**
+ * A short name such as an emoji's (`thumbsup`, `+1`, `🎉`): no white space, up to 64 characters. Adding
+ * one also takes only names a URL path carries unchanged (not `.` or `..`: service.ts isPathSafe).
+ */
 export const ReactionName = Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S+$' });
 
 export const ReactionBody = Type.Object(

@@ -158,12 +158,30 @@ export async function setResolved(ctx: Context, ref: string, resolved: boolean):
   return { ...post, row: { ...post.row, is_resolved: resolved, updated_at: at } };
 }
 
+/**
+ * A reaction is removed by naming it in a path (`DELETE …/reactions/{reaction}`), so it must be a name
+ * that a URL carries unchanged: percent-encoded as one path segment, it comes out of URL parsing as
+ * itself. Path normalisation rewrites `.` and `..` (and so would any other dot segment), which would
+ * make such a reaction impossible to remove; the URL parser is the judge, not a list of our own.
+ */
+export function isPathSafe(name: string): boolean {
+  const segment = encodeURIComponent(name);
+  const url = new URL(`http://host/r/${segment}`);
+  return url.pathname === `/r/${segment}` && decodeURIComponent(url.pathname.slice(3)) === name;
+}
+
 /** The caller's reaction on a post: added once (`added` false when it was already there). */
 export async function react(
   ctx: Context,
   ref: string,
   reaction: string,
 ): Promise<{ row: ReactionRow; added: boolean }> {
+  if (!isPathSafe(reaction)) {
+    throw invalid(
+      'reaction',
+      'is rewritten by URL path normalisation (such as . and ..), so it could not be removed',
+    );
+  }
   // If-Match names the post (the path's id): a reaction is made on the version of the post one read.
   const { row: post } = await loadVisiblePost(ctx, ref, true);
   return repo.addReaction(ctx.db, {

@@ -100,7 +100,8 @@ async function checkTeams(ctx: Context, ids: string[], path: string): Promise<st
 }
 
 async function checkReferences(ctx: Context, body: ProjectUpsertBody): Promise<void> {
-  if (body.ownerId && !(await users.findUser(ctx, body.ownerId.toLowerCase()))) {
+  // Only someone the caller may name (users.findInDirectory); anyone else reads as an unknown id.
+  if (body.ownerId && !(await users.findInDirectory(ctx, body.ownerId))) {
     throw invalid('ownerId', 'no user with this id in the workspace');
   }
   if (body.statusId && !(await statuses.findStatus(ctx, body.statusId.toLowerCase()))) {

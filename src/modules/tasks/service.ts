@@ -107,11 +107,21 @@ async function checkLabels(ctx: Context, groupId: string, labelIds: string[]): P
   return [...new Set(out)];
 }
 
-async function checkAssignee(ctx: Context, id: string | null): Promise<string | null> {
+/**
+ * An assignee must be someone the caller may name (users.findInDirectory: a guest, only the people of
+ * its groups); anyone else reads as an unknown id. The task's current assignee, sent back unchanged,
+ * is kept: the task already shows that person to whoever sees it.
+ */
+async function checkAssignee(
+  ctx: Context,
+  id: string | null,
+  current: string | null = null,
+): Promise<string | null> {
   if (id === null) return null;
-  if (!(await users.findUser(ctx, id.toLowerCase())))
+  const lower = id.toLowerCase();
+  if (lower !== current && !(await users.findInDirectory(ctx, lower)))
     throw invalid('assignedToId', 'no user with this id in the workspace');
-  return id.toLowerCase();
+  return lower;
 }
 
 export interface SavedTask {
@@ -301,7 +311,8 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   if (body.dueDate !== undefined) changes.due_date = toTimestampOrNull(body.dueDate, 'dueDate');
   if (body.priority !== undefined) changes.priority = body.priority;
   if (body.visibility !== undefined) changes.visibility = body.visibility;
-  if (body.assignedToId !== undefined) changes.assigned_to_id = await checkAssignee(ctx, body.assignedToId);
+  if (body.assignedToId !== undefined)
+    changes.assigned_to_id = await checkAssignee(ctx, body.assignedToId, current.assigned_to_id);
   if (body.projectId !== undefined)
     changes.project_id = body.projectId === null ? null : await checkProject(ctx, body.projectId);
 

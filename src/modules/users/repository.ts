@@ -50,14 +50,21 @@ export function findUserByEmail(
     .executeTakeFirst();
 }
 
-export async function findUsers(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<UserRow[]> {
+/** Users by id, among those meeting `where` (conditions on alias u, such as sharingGroupsWith). */
+export async function findUsers(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+  where: Condition[] = [],
+): Promise<UserRow[]> {
   if (ids.length === 0) return [];
-  return db
+  let q = db
     .selectFrom('users as u')
     .select(USER_COLUMNS)
     .where('u.workspace_id', '=', workspaceId)
-    .where('u.id', 'in', ids)
-    .execute();
+    .where('u.id', 'in', ids);
+  for (const condition of where) q = q.where(condition);
+  return q.execute();
 }
 
 /** GET /v1/users: oldest first. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { listPage } from '../../db/listing.ts';
+import { type Condition, listPage } from '../../db/listing.ts';
 import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
@@ -62,7 +62,9 @@ export async function updateUser(
   // A role change may take every owner's lock (keepAnOwner): take those first, in id order, before the
   // target's, so that two owners demoting each other queue instead of deadlocking.
   if (change.role !== undefined && lock) await repo.ownerIds(ctx.db, ctx.workspace.id, true);
-  const current = userId ? await repo.findUser(ctx.db, ctx.workspace.id, userId, lock) : undefined;
+  // Someone outside the caller's directory is not found, as a random id: a 403 would confirm them.
+  const seen = userId ? await findInDirectory(ctx, userId) : undefined;
+  const current = seen && lock ? await repo.findUser(ctx.db, ctx.workspace.id, seen.id, true) : seen;
   if (!current) throw notFound('User');
   checkVersion(ctx, 'user', current.updated_at);
   if (!canUpdateUser(ctx.actor, current, change)) {
@@ -121,8 +123,12 @@ export async function getMe(ctx: Context): Promise<UserRow> {
 
 /** GET /v1/users: the directory the caller sees (docs/api.md), oldest first. */
 export async function listUsers(ctx: Context, page: PageRequest): Promise<UserRow[]> {
-  const where = seesWholeDirectory(ctx.actor) ? [] : [repo.sharingGroupsWith(ctx.workspace.id, ctx.actor.id)];
-  return (await listPage(ctx, repo.USER_LIST, where, page, false)).rows;
+  return (await listPage(ctx, repo.USER_LIST, directory(ctx), page, false)).rows;
+}
+
+/** The caller's directory as conditions on alias u: everyone, or for a guest its groups' people. */
+function directory(ctx: Context): Condition[] {
+  return seesWholeDirectory(ctx.actor) ? [] : [repo.sharingGroupsWith(ctx.workspace.id, ctx.actor.id)];
 }
 
 /** Users of this workspace by id, for expansions (members, owners, assignees). */
@@ -148,6 +154,22 @@ export function findUserByEmail(
 
 export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {
   return repo.findUser(ctx.db, ctx.workspace.id, id);
+}
+
+/**
+ * The people among `ids` that the caller may name in a request (an assignee, an owner, a member, a
+ * token's user): those of its directory, as GET /v1/users lists it. Anyone else is, to the caller, no
+ * one: a guest cannot tell a real id outside its groups from a random one, nor learn that person's
+ * name and email from the answer. Every person id a request carries goes through here.
+ */
+export function usersInDirectory(ctx: Context, ids: string[]): Promise<UserRow[]> {
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  return repo.findUsers(ctx.db, ctx.workspace.id, unique, directory(ctx));
+}
+
+/** One person the caller may name (usersInDirectory), or undefined as for an unknown id. */
+export async function findInDirectory(ctx: Context, id: string): Promise<UserRow | undefined> {
+  return (await usersInDirectory(ctx, [id]))[0];
 }
 
 export { touchUser } from './repository.ts';

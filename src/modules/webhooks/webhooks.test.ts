@@ -295,6 +295,26 @@ describe('delivery', () => {
     assert.equal(Date.parse(log[1].nextAttemptAt) - Date.parse(log[1].createdAt), 1000);
   });
 
+  test('a Retry-After that is negative, in the past or absurd gets the normal backoff', async () => {
+    const headers = ['-5', 'Mon, 01 Jan 2001 00:00:00 GMT', '99999999999', 'Fri, 31 Dec 9999 23:59:59 GMT'];
+    const subs = [];
+    for (const value of headers) {
+      const sub = await subscribe('task.created');
+      receiver.answer(sub.path, () => ({ status: 503, headers: { 'retry-after': value } }));
+      subs.push(sub);
+    }
+    await f.owner.post('/v1/tasks?expand=none', { name: 'Odd retry', teamId: eng.id });
+    for (const [i, sub] of subs.entries()) {
+      const log = await eventually(
+        () => deliveries(sub.id),
+        (d) => d.length === 1,
+      );
+      const wait = Date.parse(log[0].nextAttemptAt) - Date.parse(log[0].createdAt);
+      assert.ok(wait >= 4500 && wait <= 5500, `Retry-After ${headers[i]}: retried after ${wait} ms`);
+      await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
+    }
+  });
+
   test('410 removes the subscription', async () => {
     const sub = await subscribe('task.created');
     receiver.answer(sub.path, () => ({ status: 410 }));

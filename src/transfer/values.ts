@@ -1,0 +1,130 @@
+// What `cairn import` accepts in a row: every column of the table, each value of its column's kind and
+// within its range, as the API would have written it. The databases do not check this for us: SQLite
+// stores text in an integer column and a float where an integer belongs, and a workspace code that
+// arrived as "abc" or 1e20 broke every later `workspace create` (max(code) + 1 stopped being a number
+// or a new one). So the file is checked value by value, the same on both databases, before any write.
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/index.ts';
+import type { DB } from '../db/types.ts';
+import { AppError } from '../http/errors.ts';
+import { unstorableString } from '../http/validation.ts';
+import { toTimestamp } from '../text/dates.ts';
+import { booleansOf, exportedColumns, TABLES } from './tables.ts';
+
+export type Kind = 'text' | 'integer' | 'boolean' | 'timestamp';
+
+export interface ColumnRule {
+  kind: Kind;
+  nullable: boolean;
+  min?: number;
+  max?: number;
+}
+
+/** Every travelling integer column is PostgreSQL's `integer`; SQLite's would hold anything. */
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/** Ranges narrower than the column's, where the API never writes less (codes and numbers start at 1). */
+const RANGES: Record<string, { min: number; max: number }> = {
+  'workspaces.code': { min: 1, max: INT32.max },
+  'tasks.public_id': { min: 1, max: INT32.max },
+};
+
+/** Timestamps are text on SQLite: these, and every column ending in `_at` (a test holds this to PostgreSQL's types). */
+const TIMESTAMPS: Partial<Record<keyof DB, readonly string[]>> = {
+  tasks: ['due_date'],
+  projects: ['start_date', 'due_date'],
+  webhook_subscriptions: ['failing_since', 'lease_until'],
+};
+
+/** A column's kind from its stored family (integer or not), the booleans list and the timestamps list. */
+export function kindOf(table: keyof DB, column: string, integer: boolean): Kind {
+  if (booleansOf(table).includes(column)) return 'boolean';
+  if (integer) return 'integer';
+  return column.endsWith('_at') || TIMESTAMPS[table]?.includes(column) ? 'timestamp' : 'text';
+}
+
+interface StoredColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
+async function storedColumns(db: Kysely<DB>, dialect: Dialect, table: string): Promise<StoredColumn[]> {
+  const rows =
+    dialect === 'sqlite'
+      ? await sql<{ name: string; type: string; notnull: number }>`select name, type, "notnull"
+          from pragma_table_info(${table})`.execute(db)
+      : await sql<{ name: string; type: string; notnull: boolean }>`select column_name as name,
+          data_type as type, is_nullable = 'NO' as notnull from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table}`.execute(db);
+  return rows.rows.map((r) => ({ name: r.name, type: r.type.toLowerCase(), nullable: !r.notnull }));
+}
+
+/** The rule of every column a file row holds, table by table, from this database's own catalog. */
+export async function columnRules(
+  db: Kysely<DB>,
+  dialect: Dialect,
+): Promise<Map<string, Map<string, ColumnRule>>> {
+  const out = new Map<string, Map<string, ColumnRule>>();
+  for (const table of TABLES) {
+    const stored = await storedColumns(db, dialect, table.name);
+    const byName = new Map(stored.map((c) => [c.name, c]));
+    const rules = new Map<string, ColumnRule>();
+    for (const name of exportedColumns(table.name, [...byName.keys()])) {
+      const column = byName.get(name);
+      // The one column that is not stored: a subscription's place, as the id of an event (or none).
+      if (!column) {
+        rules.set(name, { kind: 'text', nullable: true });
+        continue;
+      }
+      const kind = kindOf(table.name, name, column.type === 'integer' || column.type === 'bigint');
+      const range = kind === 'integer' ? (RANGES[`${table.name}.${name}`] ?? INT32) : {};
+      rules.set(name, { kind, nullable: column.nullable, ...range });
+    }
+    out.set(table.name, rules);
+  }
+  return out;
+}
+
+const STORED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Why a value does not fit its column, or null when it does. */
+function misfit(rule: ColumnRule, value: unknown): string | null {
+  if (value === null) return rule.nullable ? null : 'must not be null';
+  switch (rule.kind) {
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'integer': {
+      const ok =
+        Number.isSafeInteger(value) && (value as number) >= rule.min! && (value as number) <= rule.max!;
+      return ok ? null : `must be an integer from ${rule.min} to ${rule.max}`;
+    }
+    case 'text':
+      if (typeof value !== 'string') return 'must be text';
+      return unstorableString(value, '')?.message ?? null;
+    case 'timestamp': {
+      const shape =
+        'must be a timestamp as Cairn stores it (2026-11-24T09:15:02.118Z), in the years 1 to 9999';
+      if (typeof value !== 'string' || !STORED_TIMESTAMP.test(value)) return shape;
+      try {
+        return toTimestamp(value, 'value') === value ? null : shape;
+      } catch (error) {
+        if (error instanceof AppError) return shape;
+        throw error;
+      }
+    }
+  }
+}
+
+/** What is wrong with a file row of `table` (its first problem, naming the column), or null. */
+export function rowProblem(rules: Map<string, ColumnRule>, row: Record<string, unknown>): string | null {
+  for (const column of Object.keys(row)) {
+    if (!rules.has(column)) return `${column} is not a column of this table`;
+  }
+  for (const [column, rule] of rules) {
+    if (!(column in row)) return `${column} is missing`;
+    const wrong = misfit(rule, row[column]);
+    if (wrong) return `${column} ${wrong} (got ${JSON.stringify(row[column])?.slice(0, 60)})`;
+  }
+  return null;
+}
