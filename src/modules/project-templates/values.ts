@@ -124,7 +124,7 @@ export async function checkTemplate(
   if (!area) throw invalid('ownedByAreaId', 'is required when creating');
   if (area !== current?.owned_by_area_id && !(await groups.visibleAreaIds(ctx, [area])).has(area))
     throw invalid('ownedByAreaId', 'no area with this id');
-  if (body.ownerId && !(await users.findUser(ctx, body.ownerId)))
+  if (body.ownerId && !(await users.findInDirectory(ctx, body.ownerId)))
     throw invalid('ownerId', 'no user with this id in the workspace');
   const due = mergedRelative(body, current, 'relativeDueDate');
   const start = mergedRelative(body, current, 'relativeStartDate');

@@ -217,7 +217,7 @@ export async function createInArea(
   at: string,
 ): Promise<LoadedProject> {
   if (!canChangeProjects(ctx.actor)) throw forbidden('Guests cannot create projects');
-  if (p.ownerId && !(await users.findUser(ctx, p.ownerId)))
+  if (p.ownerId && !(await users.findInDirectory(ctx, p.ownerId)))
     throw invalid('ownerId', 'no user with this id in the workspace');
   return insertNew(ctx, { ...p, collectionId: null }, [areaId], at);
 }

@@ -252,7 +252,7 @@ async function overridesOf(ctx: Context, template: TaskTemplateRow, body: Create
   if (body.name !== undefined) o.name = body.name.trim();
   if (body.projectId !== undefined) o.projectId = body.projectId;
   if (body.assignedToId !== undefined) {
-    if (body.assignedToId && !(await users.findUser(ctx, body.assignedToId)))
+    if (body.assignedToId && !(await users.findInDirectory(ctx, body.assignedToId)))
       throw invalid('assignedToId', 'no user with this id in the workspace');
     o.assignedToId = body.assignedToId;
   }

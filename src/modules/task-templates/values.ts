@@ -194,7 +194,7 @@ export async function checkTemplate(
   if (!current && body.name === undefined) throw invalid('name', 'is required when creating');
   const { areaId, scopeType, scopeId } = await areaAndScope(ctx, body, current);
   const status = await statusOf(ctx, areaId, body, current);
-  if (body.assignedToId && !(await users.findUser(ctx, body.assignedToId)))
+  if (body.assignedToId && !(await users.findInDirectory(ctx, body.assignedToId)))
     throw invalid('assignedToId', 'no user with this id in the workspace');
   if (body.projectId && !(await projects.visibleProjects(ctx, [body.projectId])).has(body.projectId))
     throw invalid('projectId', 'no project with this id');

@@ -248,7 +248,9 @@ export async function prepareAreaCreate(
   const status = templateStatus(await groups.statusesOfGroup(ctx, t.areaId), t.statusId, t.stage);
   if (!status) throw new AppError('conflict', "The template's area has no statuses");
   const labels = new Set((await groups.labelsOfGroup(ctx, t.areaId)).map((l) => l.id));
-  const assignee = t.assignedToId && (await users.findUser(ctx, t.assignedToId)) ? t.assignedToId : null;
+  // A template's assignee outside the caller's directory counts as none: the task would show them.
+  const assignee =
+    t.assignedToId && (await users.findInDirectory(ctx, t.assignedToId)) ? t.assignedToId : null;
   return {
     fields: newRow(ctx, at, newId, {
       ...t,

@@ -109,3 +109,32 @@ describe('a guest naming someone outside its directory', () => {
     assert.equal(team.status, 403);
   });
 });
+
+describe('a template names someone outside the directory of who uses it', () => {
+  test('the task a guest makes from it has no assignee, and the answer does not name them', async () => {
+    const area = (
+      await f.owner.post('/v1/areas', { name: 'Guest area', publicId: 'GAR', members: [{ id: guest.id }] })
+    ).body;
+    const template = await f.owner.post('/v1/task-templates', {
+      name: 'Chore',
+      areaId: area.id,
+      assignedToId: outsider.id,
+    });
+    assert.equal(template.status, 201, JSON.stringify(template.body));
+    const made = await guest.api.post(`/v1/task-templates/${template.body.id}/create-task`, {});
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.equal(made.body.assignedToId, null);
+    const text = JSON.stringify(made.body);
+    assert.ok(!text.includes('Xavier') && !text.includes(outsiderEmail), text);
+    // The owner, whose directory holds everyone, gets the template's assignee.
+    const owners = await f.owner.post(`/v1/task-templates/${template.body.id}/create-task`, {});
+    assert.equal(owners.body.assignee.name, 'Xavier Outsider');
+  });
+
+  test('a guest cannot name them in a template either: as for a random id', async () => {
+    const area = (await f.owner.get('/v1/areas/GAR?expand=none')).body;
+    await sameAnswer((id) =>
+      guest.api.post('/v1/task-templates', { name: 'Spy', areaId: area.id, assignedToId: id }),
+    );
+  });
+});

@@ -152,10 +152,6 @@ export function findUserByEmail(
   return repo.findUserByEmail(ctx.db, ctx.workspace.id, normalizeEmail(email));
 }
 
-export function findUser(ctx: Pick<Context, 'db' | 'workspace'>, id: string): Promise<UserRow | undefined> {
-  return repo.findUser(ctx.db, ctx.workspace.id, id);
-}
-
 /**
  * The people among `ids` that the caller may name in a request (an assignee, an owner, a member, a
  * token's user): those of its directory, as GET /v1/users lists it. Anyone else is, to the caller, no
