@@ -1,6 +1,7 @@
 // Request validation with two Ajv instances: query strings and paths are text, so they are coerced
 // ("50" → 50, one value → [value]); JSON bodies are typed, so they are not ("true" is not a boolean and
 // 12 is not a name). Unknown body fields are rejected, never silently dropped.
+import { isDeepStrictEqual } from 'node:util';
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -49,12 +50,16 @@ function make(options: Options): Ajv {
 // contexts (and every app in a test process) that use it.
 let shared: { strict: Ajv; coercing: Ajv } | null = null;
 
-/** Adds a context's shared schemas ($id'd) once; two different schemas under one $id would be a bug. */
+/**
+ * Adds a context's shared schemas ($id'd) once. Fastify hands each app its own copies, so a schema
+ * already known is compared by content; two different schemas under one $id would be a bug.
+ */
 function addExternal(ajv: Ajv, schema: object): void {
   const id = (schema as { $id?: string }).$id;
   const known = id === undefined ? undefined : ajv.getSchema(id);
   if (!known) ajv.addSchema(schema);
-  else if (known.schema !== schema) throw new Error(`two different schemas share the $id ${id}`);
+  else if (!isDeepStrictEqual(known.schema, schema))
+    throw new Error(`two different schemas share the $id ${id}`);
 }
 
 /**
