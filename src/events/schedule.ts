@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (decisions §7): exponential steps from 5 s to a day, each
+// When a failed delivery is tried again (docs/decisions.md §7): exponential steps from 5 s to a day, each
 // moved by up to ±10 % so that many subscriptions failing together do not retry in lockstep; the
 // receiver's own Retry-After (429, 503) wins, within a day. A subscription whose head event has
 // failed for three days is disabled.
