@@ -1,4 +1,4 @@
-// Configuration comes from the environment only (decisions §1). Every value is checked here, once, at
+// Configuration comes from the environment only (docs/decisions.md §1). Every value is checked here, once, at
 // start: a bad one stops the process with a single line naming the variable.
 import { DEFAULT_RENDER_BUDGET_MS } from './text/render-pool.ts';
 

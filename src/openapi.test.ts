@@ -1,4 +1,4 @@
-// /openapi.json as an integrator meets it (decisions §8): every operation named, every error declared
+// /openapi.json as an integrator meets it (docs/decisions.md §8): every operation named, every error declared
 // as problem+json, every body with examples, and a client generated from it (openapi-typescript +
 // openapi-fetch, in tools/client-check) type-checks a call to every operation with those examples,
 // and refuses a create without its required fields. Runs once, in the SQLite pass: the document does

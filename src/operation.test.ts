@@ -1,4 +1,4 @@
-// Health, readiness, the OpenAPI document and the docs page (decisions §8).
+// Health, readiness, the OpenAPI document and the docs page (docs/decisions.md §8).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';

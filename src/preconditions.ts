@@ -1,4 +1,4 @@
-// Optimistic concurrency (If-Match, decisions §8), as services see it: the versions a write was told
+// Optimistic concurrency (If-Match, docs/decisions.md §8), as services see it: the versions a write was told
 // to expect, checked against the row the write has just locked. A resource's version is its
 // updatedAt, which every change moves; http/etag.ts puts it at the front of every ETag.
 //

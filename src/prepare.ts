@@ -1,6 +1,6 @@
-// What happens once before serving: migrations, and on an empty database the first workspace and its
-// owner's token (decisions §1). `npm start` runs it in its own process; `npm run start:cluster` runs it
-// in the primary before any worker starts, so that workers never race to bootstrap.
+// What happens once before serving: migrations, and on an empty database the first workspace and its owner's
+// token (docs/decisions.md §1). `npm start` runs it in its own process; `npm run start:cluster` runs it in
+// the primary before any worker starts, so that workers never race to bootstrap.
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';

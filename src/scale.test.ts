@@ -210,7 +210,7 @@ if (onPostgres) {
         [],
         'no event lost',
       );
-      // At least once (decisions §7): a delivery in flight at the kill may come again, nothing else.
+      // At least once (docs/decisions.md §7): a delivery in flight at the kill may come again, nothing else.
       assert.ok(got.length - want.size <= 4, `${got.length - want.size} duplicates`);
     });
   });

@@ -1,4 +1,4 @@
-// Keyset pagination (decisions §5). A resource declares its sort order once, as columns with the
+// Keyset pagination (docs/decisions.md §5). A resource declares its sort order once, as columns with the
 // function that reads each column's value from a row; the cursor key, its arity, the "after this key"
 // condition and the ORDER BY all follow from that one declaration. Searches with relevance tiers put
 // the tier in front of the key (`tiered`).

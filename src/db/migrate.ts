@@ -50,7 +50,7 @@ export interface MigrateResult {
 
 export async function migrateToLatest(database: Database): Promise<MigrateResult> {
   if (database.dialect === 'postgres') {
-    // btree_gin lets the full-text GIN indexes lead with workspace_id (decisions §1).
+    // btree_gin lets the full-text GIN indexes lead with workspace_id (docs/decisions.md §1).
     // Two processes starting at once can both find it missing; the loser's unique violation means the
     // other made it.
     await sql`create extension if not exists btree_gin`.execute(database.db).catch((error) => {

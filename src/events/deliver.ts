@@ -1,4 +1,4 @@
-// One webhook delivery over HTTP (decisions §7): POST the body, signed per Standard Webhooks with the
+// One webhook delivery over HTTP (docs/decisions.md §7): POST the body, signed per Standard Webhooks with the
 // subscription's secret; 10 s for the whole exchange; redirects are not followed (a 3xx is a failure,
 // like any other non-2xx). The socket connects only to addresses ssrf.ts has checked, unless private
 // targets are allowed.

@@ -1,5 +1,5 @@
-// The event outbox (decisions §7): a change writes its event row in the same transaction as the change
-// itself, so an event exists exactly when the change committed. The webhook worker reads these rows
+// The event outbox (docs/decisions.md §7): a change writes its event row in the same transaction as the
+// change itself, so an event exists exactly when the change committed. The webhook worker reads these rows
 // and delivers them; the payload is rendered at delivery time from the entity as GET returns it.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.ts';

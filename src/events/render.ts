@@ -1,7 +1,8 @@
 // An event's `data`: the thing it is about, as GET with expand=all returns it to the given reader (a
 // webhook subscription's creator, or the caller of the feed), at the time of reading. Each entity is
-// loaded through its own module's service, so what a reader may not see is simply absent; a page's
-// entities are presented in bulk, one call per kind.
+// loaded through its own module's service, so what a reader may not see is simply absent. Tasks are
+// loaded in bulk; projects, documents, teams, areas, posts and templates are loaded one id at a time (in
+// parallel), then presented in bulk, one call per kind, except posts, which are presented one by one.
 import type { Context } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { presentDocuments } from '../modules/documents/present.ts';

@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (decisions §7): exponential steps from 5 s to a day, each
+// When a failed delivery is tried again (docs/decisions.md §7): exponential steps from 5 s to a day, each
 // moved by up to ±10 % so that many subscriptions failing together do not retry in lockstep; the
 // receiver's own Retry-After (429, 503) wins when it is a wait from now to a day (0 is taken as 1 s).
 // One that is negative, in the past, beyond a day or not a number is the receiver's mistake, not a

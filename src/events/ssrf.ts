@@ -1,4 +1,4 @@
-// Where webhooks may not go (decisions §7): a hook URL is checked when it is subscribed and again at
+// Where webhooks may not go (docs/decisions.md §7): a hook URL is checked when it is subscribed and again at
 // every delivery, and the delivery connects to the very addresses that were checked (the lookup below
 // is the socket's own), so DNS answering differently between check and connect (rebinding) gains
 // nothing. Numeric host forms (`2130706433`, `0x7f.1`, `0177.0.0.1`) need no rule of their own: the

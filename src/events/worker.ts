@@ -1,4 +1,4 @@
-// The webhook worker (decisions §7), inside the server process or alone (`cairn worker`). It leases
+// The webhook worker (docs/decisions.md §7), inside the server process or alone (`cairn worker`). It leases
 // subscriptions that have work (webhooks/queue.ts) and delivers each one's events in stream order, one
 // at a time, with up to `concurrency` subscriptions at once, so a slow or dead endpoint holds up only
 // its own subscriptions. It wakes on this process's commits (events/signal.ts), on NOTIFY from other

@@ -1,4 +1,4 @@
-// Bearer-token authentication (decisions §2), the first step of every /v1 request: it runs before the
+// Bearer-token authentication (docs/decisions.md §2), the first step of every /v1 request: it runs before the
 // body is parsed or validated, so an unauthenticated caller learns nothing about the route's rules.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth } from '../context.ts';

@@ -1,4 +1,4 @@
-// The conventions every route shares (decisions §4–§6), checked through real routes.
+// The conventions every route shares (docs/decisions.md §4–§6), checked through real routes.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { problem, setup } from '../test/helpers.ts';

@@ -1,4 +1,4 @@
-// Opaque keyset cursors (decisions §5). A cursor carries the sort key of the last item of a page,
+// Opaque keyset cursors (docs/decisions.md §5). A cursor carries the sort key of the last item of a page,
 // encrypted and authenticated with AES-256-GCM under a key derived from the instance's secret, with a
 // digest of the query that made it as the authenticated data. So a cursor reveals nothing (a task
 // search's key is a seq, a counter shared by every workspace: readable, it would let one workspace

@@ -1,6 +1,7 @@
-// The one place where failures become responses: RFC 9457 problem+json with a stable code (decisions
-// §6). Fastify's own errors (validation, bad JSON, body limits, media types, unknown routes) are mapped
-// to the same codes; anything unexpected is logged with its stack and answered as a bare 500.
+// The one place where failures become responses: RFC 9457 problem+json with a stable code
+// (docs/decisions.md §6). Fastify's own errors (validation, bad JSON, body limits, media types, unknown
+// routes) are mapped to the same codes; anything unexpected is logged with its stack and answered as a
+// bare 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { constraintOf, isConstraintViolation, isUnavailable } from '../db/errors.ts';

@@ -1,5 +1,6 @@
-// The one error type. Every failure a client can see carries a stable snake_case `code` (decisions §6);
-// the HTTP status follows from the code, and clients match on the code, never on the message text.
+// The one error type. Every failure a client can see carries a stable snake_case `code`
+// (docs/decisions.md §6); the HTTP status follows from the code, and clients match on the code, never on
+// the message text.
 
 export const ERROR_STATUS = {
   validation_failed: 400,

@@ -1,6 +1,6 @@
-// ETags (decisions §8). A single resource's answer (an object with an `id` and an `updatedAt`, or only
-// a `createdAt` when the API never changes it) carries `ETag: "<version>-<digest>"`: the version is the
-// resource's updatedAt, which every change to it moves; the digest is of the exact bytes sent, so it
+// ETags (docs/decisions.md §8). A single resource's answer (an object with an `id` and an `updatedAt`, or
+// only a `createdAt` when the API never changes it) carries `ETag: "<version>-<digest>"`: the version is
+// the resource's updatedAt, which every change to it moves; the digest is of the exact bytes sent, so it
 // also changes when an expanded neighbour does.
 //  - `If-None-Match` on GET compares the whole tag: 304 only when the same bytes would be sent.
 //  - `If-Match` on a write compares the version alone (a tag from any expansion of the resource will

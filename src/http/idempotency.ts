@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (decisions §8). The first request with a key runs and its answer is kept in
+// Idempotency-Key on POST (docs/decisions.md §8). The first request with a key runs and its answer is kept in
 // the database for 24 hours with the token, method, path and a digest of the body, so a retry from any
 // process gets the same status, headers and body without the work being done again
 // (`Idempotent-Replayed: true`). The same key with another method, path or body is 422

@@ -1,4 +1,4 @@
-// Path and body ids are a UUID or, where a resource has one, its publicId (decisions §4). The one
+// Path and body ids are a UUID or, where a resource has one, its publicId (docs/decisions.md §4). The one
 // place an id from a request is parsed: UUIDs in any case (stored lower-case), numeric publicIds only
 // within their column's range (a larger number is simply not found, never a database error), text
 // publicIds as they are. Body and query ids with `format: uuid` are lower-cased by validation itself

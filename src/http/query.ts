@@ -1,4 +1,4 @@
-// Parsing of the query conventions every list and read shares (decisions §4, §5): string flags and
+// Parsing of the query conventions every list and read shares (docs/decisions.md §4, §5): string flags and
 // `expand`. Schemas check the shape; these turn checked strings into meaning.
 import { invalidRequest } from './errors.ts';
 import { FLAG_NAMES } from './schemas.ts';
@@ -8,8 +8,8 @@ const LIST_NAMES = ['expand', 'type'] as const;
 
 /**
  * Query normalization before validation (a preValidation hook): `expand` in all its accepted forms
- * (`expand=a,b`, repeated, `expand[]=a`), and the same of `type`, becomes one array of names, so its schema can be an array of
- * enum values; flags are lowercased, as decisions §4 reads them in any case.
+ * (`expand=a,b`, repeated, `expand[]=a`), and the same of `type`, becomes one array of names, so its schema
+ * can be an array of enum values; flags are lowercased, as docs/decisions.md §4 reads them in any case.
  */
 export function normalizeQuery(query: Record<string, unknown>): void {
   for (const name of LIST_NAMES) {

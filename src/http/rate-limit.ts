@@ -1,4 +1,4 @@
-// Rate limits (decisions §8): a budget per API token, and per client address for requests without a
+// Rate limits (docs/decisions.md §8): a budget per API token, and per client address for requests without a
 // valid token, counted by @fastify/rate-limit in memory, or in Redis when REDIS_URL is set so that
 // every process shares one budget. Every /v1 answer carries RateLimit-Limit, RateLimit-Remaining and
 // RateLimit-Reset; over budget is 429 rate_limited with Retry-After. Health checks and the API

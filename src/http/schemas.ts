@@ -12,7 +12,7 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
 
-/** Names: 1 to 512 characters once trimmed (decisions §4); services store them trimmed. */
+/** Names: 1 to 512 characters once trimmed (docs/decisions.md §4); services store them trimmed. */
 export const Name = Type.String({
   maxLength: 1536,
   pattern: '^\\s*\\S([\\s\\S]{0,510}\\S)?\\s*$',
@@ -34,7 +34,7 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-/** One error response: problem+json (decisions §6), whatever the status. */
+/** One error response: problem+json (docs/decisions.md §6), whatever the status. */
 export function problemResponse(status: number): TSchema {
   const codes = Object.entries(ERROR_STATUS)
     .filter(([, s]) => s === status)
@@ -47,7 +47,8 @@ export function problemResponse(status: number): TSchema {
 
 /**
  * The error responses a route can give, keyed by status: always 400, 401, 429, 500 and 503, plus what the
- * route names. (405, and 413 and 415 for routes with a body, are added to every /v1 route in app.ts.)
+ * route names. (405, 413 and 415 for routes with a body, and 412 for writes, are added to every /v1 route's
+ * document by http/conventions.ts; the answers themselves come from http/error-handler.ts.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
@@ -107,7 +108,7 @@ export const MatchModeQuery = Type.Optional(
 );
 
 /**
- * The query flags (decisions §4). Their values are read in any case (`TRUE`, `False`): the
+ * The query flags (docs/decisions.md §4). Their values are read in any case (`TRUE`, `False`): the
  * preValidation hook (query.ts normalizeQuery) lowercases them before the schema's enum is checked.
  */
 export const FLAG_NAMES = ['includeDeleted', 'includeArchived', 'includeTotal', 'includeMarkdown'] as const;
@@ -120,7 +121,7 @@ export function Flag(description: string) {
   );
 }
 
-/** A sync filter (decisions §7, an extension): changed at or after this instant. */
+/** A sync filter (docs/decisions.md §7, an extension): changed at or after this instant. */
 export const UpdatedSinceQuery = Type.Optional(
   Type.String({
     format: 'date-time',
@@ -157,7 +158,7 @@ export function PresentationQuery(allowed: readonly string[]) {
 }
 
 /**
- * A create-or-update body (decisions §4). Without `id` it creates, and the fields named in `required`
+ * A create-or-update body (docs/decisions.md §4). Without `id` it creates, and the fields named in `required`
  * must be there; with `id` it updates, and every field is optional. In the document it is
  * `anyOf: [create, update]`, so a generated client knows what a create needs; a failed validation
  * reports the errors of the branch the body aimed at (validation.ts). Services see one flat type.

@@ -1,4 +1,4 @@
-// Timestamps in requests: ISO 8601 with any offset, or epoch milliseconds (decisions §4). Stored and
+// Timestamps in requests: ISO 8601 with any offset, or epoch milliseconds (docs/decisions.md §4). Stored and
 // returned as UTC ISO strings with milliseconds.
 //
 // The one date parser at the edge. It accepts only instants in the years 1 to 9999 (UTC), the range

@@ -1,5 +1,5 @@
 // What task and project templates share when a create or an update is checked as a whole: fields
-// given replace, null clears, absent keep (decisions §4), for descriptions, calendar dates and the
+// given replace, null clears, absent keep (docs/decisions.md §4), for descriptions, calendar dates and the
 // four fields of a relative date.
 import { type Description, type DescriptionInput, EMPTY, fromInput } from './description.ts';
 import { calendarDate, type RelativeDate, relativeDate } from './relative-dates.ts';

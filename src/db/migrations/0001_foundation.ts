@@ -1,6 +1,6 @@
 // Workspaces, users, API tokens, teams and areas (one "groups" table), their members, task statuses and
 // labels, collections and project statuses. Every table carries workspace_id and every index that
-// serves a request leads with it (decisions §1), except the token hash lookup, which is how a request
+// serves a request leads with it (docs/decisions.md §1), except the token hash lookup, which is how a request
 // finds its workspace in the first place.
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../index.ts';

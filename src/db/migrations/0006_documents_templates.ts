@@ -9,7 +9,7 @@
 // 0.2 ms on SQLite and 50 → 2 ms on PostgreSQL; a member's whole total 369 → 18 ms on SQLite; a
 // team's first page 30 → 2 ms and a common word's 97 → 2 ms on PostgreSQL.
 //
-// Templates keep their own dates as `YYYY-MM-DD` text (decisions §4): they are calendar dates, not
+// Templates keep their own dates as `YYYY-MM-DD` text (docs/decisions.md §4): they are calendar dates, not
 // instants, and are resolved into a task's or project's timestamps only when something is made from
 // the template (docs/templates.md). A task template's status has no foreign key: an area may remove
 // a status a template names, and the template then falls back to its statusStage.

@@ -1,4 +1,4 @@
-// The events feed and webhook delivery (decisions §7).
+// The events feed and webhook delivery (docs/decisions.md §7).
 //
 // Events are read in (tx, seq) order. On SQLite writers are serialized, so seq is already commit order
 // and tx stays 0. On PostgreSQL, seq is taken at insert, not at commit: a transaction can take seq 10,

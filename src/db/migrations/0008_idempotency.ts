@@ -1,6 +1,6 @@
-// Idempotency keys (decisions §8): the first answer to a POST sent with `Idempotency-Key`, kept for 24
-// hours per API token so that a retry (from any process) gets that answer instead of doing the work
-// again. `status_code` is null while the first request is still running.
+// Idempotency keys (docs/decisions.md §8): the first answer to a POST sent with `Idempotency-Key`, kept for
+// 24 hours per API token so that a retry (from any process) gets that answer instead of doing the work again.
+// `status_code` is null while the first request is still running.
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../index.ts';
 import { statements, types } from './ddl.ts';

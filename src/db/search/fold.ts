@@ -1,5 +1,5 @@
-// The one definition of "a word" for search (decisions §5), used for stored text and for queries alike,
-// on both databases: Unicode NFKC, lower case, diacritics removed, split on anything that is not a
+// The one definition of "a word" for search (docs/decisions.md §5), used for stored text and for queries
+// alike, on both databases: Unicode NFKC, lower case, diacritics removed, split on anything that is not a
 // letter or a digit. The databases only ever see these words, so SQLite and PostgreSQL cannot disagree.
 
 /** Longer words are cut here on both sides, so a long query word still matches its stored twin. */

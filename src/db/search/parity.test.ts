@@ -1,4 +1,4 @@
-// The same data on SQLite and PostgreSQL must give the same search results (decisions §5). Runs once,
+// The same data on SQLite and PostgreSQL must give the same search results (docs/decisions.md §5). Runs once,
 // in the SQLite pass, when TEST_POSTGRES_URL is set (CI always sets it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Who sees a document (decisions §2): the task rule. Whoever sees its team sees it; a private
+// Who sees a document (docs/decisions.md §2): the task rule. Whoever sees its team sees it; a private
 // document only its creator and workspace owners and admins (a document has no assignee). Whoever
 // sees a document may change it; not seeing is 404.
 import type { Actor } from '../../context.ts';

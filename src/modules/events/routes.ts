@@ -1,4 +1,4 @@
-// GET /v1/events (decisions §7): the pull side of webhooks.
+// GET /v1/events (docs/decisions.md §7): the pull side of webhooks.
 import type { App } from '../../app.ts';
 import { readContext } from '../../context.ts';
 import { readFeed } from '../../events/feed.ts';

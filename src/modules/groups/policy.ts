@@ -1,7 +1,7 @@
-// Who sees and changes teams and areas (decisions §2). A group with privacy "workspace" is seen by every
-// non-guest; a private one only by its members and workspace owners and admins; guests see only the
-// groups they belong to. Changing a group takes a workspace owner or admin, or an owner of the group.
-// Not seeing is 404 (the route never says it exists); seeing but not changing is 403.
+// Who sees and changes teams and areas (docs/decisions.md §2). A group with privacy "workspace" is seen by
+// every non-guest; a private one only by its members and workspace owners and admins; guests see only the
+// groups they belong to. Changing a group takes a workspace owner or admin, or an owner of the group. Not
+// seeing is 404 (the route never says it exists); seeing but not changing is 403.
 import type { Actor } from '../../context.ts';
 import type { MemberRole, Privacy } from '../../db/types.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';

@@ -1,4 +1,4 @@
-// GET /v1/teams/search: the text semantics of decisions §5, ordering, pagination and totals.
+// GET /v1/teams/search: the text semantics of docs/decisions.md §5, ordering, pagination and totals.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { problem, setup } from '../../test/helpers.ts';

@@ -235,7 +235,7 @@ async function checkPublicId(ctx: Context, publicId: string, except?: string): P
   return upper;
 }
 
-/** POST /v1/teams and /v1/areas: create, or update when `id` is given (decisions §3, §4). */
+/** POST /v1/teams and /v1/areas: create, or update when `id` is given (docs/decisions.md §3, §4). */
 export async function upsertGroup(
   ctx: Context,
   kind: GroupKind,

@@ -1,4 +1,4 @@
-// Liveness and readiness (decisions §8): no token; /readyz asks the database.
+// Liveness and readiness (docs/decisions.md §8): no token; /readyz asks the database.
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';

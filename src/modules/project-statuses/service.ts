@@ -18,7 +18,7 @@ const DEFAULTS = [
   { name: 'Canceled', color: '#95a2b3', icon: 'canceled' },
 ];
 
-/** The five workspace-wide statuses every new workspace starts with (decisions §3). */
+/** The five workspace-wide statuses every new workspace starts with (docs/decisions.md §3). */
 export async function createDefaults(db: Kysely<DB>, workspaceId: string): Promise<void> {
   const at = now();
   await repo.insertStatuses(

@@ -1,4 +1,4 @@
-// Templates follow their area's visibility (decisions §2): whoever sees the area sees its templates,
+// Templates follow their area's visibility (docs/decisions.md §2): whoever sees the area sees its templates,
 // and may make tasks from them; everyone but guests may also create and change them.
 import type { Actor } from '../../context.ts';
 

@@ -17,7 +17,7 @@ import {
 } from '../../http/schemas.ts';
 import { DATE_DIRECTIONS, DATE_EVENTS, DATE_UNITS } from '../../text/relative-dates.ts';
 
-/** A template's calendar date (decisions §4): YYYY-MM-DD. */
+/** A template's calendar date (docs/decisions.md §4): YYYY-MM-DD. */
 export const CalendarDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-12-01'] });
 export const DateUnit = StringEnum(DATE_UNITS);
 export const DateDirection = StringEnum(DATE_DIRECTIONS);

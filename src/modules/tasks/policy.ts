@@ -1,4 +1,4 @@
-// Who sees a task (decisions §2): whoever sees its team, and for a private task only its creator, its
+// Who sees a task (docs/decisions.md §2): whoever sees its team, and for a private task only its creator, its
 // assignee and workspace owners and admins. Whoever sees a task may change it; creating one needs a
 // team the caller sees. Not seeing is 404.
 import type { Actor } from '../../context.ts';

@@ -29,7 +29,7 @@ export interface TaskSearch {
   mode: MatchMode;
   teamId?: string;
   projectId?: string;
-  // Extensions for sync jobs (decisions §7), applied with AND like teamId and projectId.
+  // Extensions for sync jobs (docs/decisions.md §7), applied with AND like teamId and projectId.
   statusId?: string;
   assignedToId?: string;
   labelId?: string;

@@ -1,4 +1,4 @@
-// /v1/webhooks (decisions §7).
+// /v1/webhooks (docs/decisions.md §7).
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';

@@ -1,4 +1,4 @@
-// Webhook subscriptions (decisions §7): subscribe, list, remove, read the delivery log, replay.
+// Webhook subscriptions (docs/decisions.md §7): subscribe, list, remove, read the delivery log, replay.
 // Delivery itself is the worker's (events/worker.ts, through queue.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';

@@ -61,7 +61,7 @@ export async function createWorkspaceIn(
 }
 
 /**
- * On an empty database, creates workspace "Default" with an owner and a token (decisions §1). Returns
+ * On an empty database, creates workspace "Default" with an owner and a token (docs/decisions.md §1). Returns
  * what it created, or null when the database already had a workspace.
  */
 export async function bootstrap(
