@@ -37,10 +37,10 @@ export default async function documentRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = parsePresentation(request.query, DOCUMENT_EXPANSIONS);
+      const presentation = parsePresentation(request.query, DOCUMENT_EXPANSIONS);
       const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
         const { row, created } = await service.upsertDocument(ctx, request.body);
-        return { created, out: (await presentDocuments(ctx, [row], p))[0]! };
+        return { created, out: (await presentDocuments(ctx, [row], presentation))[0]! };
       });
       return reply.code(created ? 201 : 200).send(out);
     },
@@ -58,29 +58,29 @@ export default async function documentRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const p = parsePresentation(q, DOCUMENT_EXPANSIONS);
+      const query = request.query;
+      const presentation = parsePresentation(query, DOCUMENT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
-      const s = {
-        name: q.name,
-        description: q.description,
-        teamName: q.teamName,
-        mode: q.matchMode ?? 'all',
-        teamId: q.teamId,
-        includeDeleted: flag(q.includeDeleted),
-        updatedSince: sinceInstant(q.updatedSince),
+      const search = {
+        name: query.name,
+        description: query.description,
+        teamName: query.teamName,
+        mode: query.matchMode ?? 'all',
+        teamId: query.teamId,
+        includeDeleted: flag(query.includeDeleted),
+        updatedSince: sinceInstant(query.updatedSince),
       } as const;
       const key = tieredKey(DOCUMENT_SEARCH.order);
-      const paging = openPaging(cursors, ctx, 'documents.search', s, q, key.arity);
-      const { rows, total } = await service.searchDocuments(ctx, s, {
+      const paging = openPaging(cursors, ctx, 'documents.search', search, query, key.arity);
+      const { rows, total } = await service.searchDocuments(ctx, search, {
         limit: paging.limit,
         start: tieredStart(paging.after),
       });
       const page = paging.page(rows, key.keyOf);
       const data = await presentDocuments(
         ctx,
-        page.data.map((r) => r.row),
-        p,
+        page.data.map((hit) => hit.row),
+        presentation,
       );
       return { ...page, data, total };
     },
@@ -135,12 +135,14 @@ export default async function documentRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = parsePresentation(request.query, DOCUMENT_EXPANSIONS);
+      const presentation = parsePresentation(request.query, DOCUMENT_EXPANSIONS);
       return inTransaction(
         database,
         auth(request),
         async (ctx) =>
-          (await presentDocuments(ctx, [await service.restoreDocument(ctx, request.params.id)], p))[0],
+          (
+            await presentDocuments(ctx, [await service.restoreDocument(ctx, request.params.id)], presentation)
+          )[0],
       );
     },
   );

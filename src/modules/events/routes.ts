@@ -25,19 +25,19 @@ export default async function eventRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
+      const query = request.query;
       const ctx = readContext(database, auth(request));
-      const types = [...new Set(q.type ?? [])].sort();
+      const types = [...new Set(query.type ?? [])].sort();
       // A position is a place in the workspace's stream, whoever reads it with whatever filter: an
       // integration may narrow or widen its types and carry on from where it was.
       const scope = JSON.stringify(['events', ctx.workspace.id]);
-      if (q.after !== undefined && q.cursor !== undefined) {
+      if (query.after !== undefined && query.cursor !== undefined) {
         throw invalidRequest('/query/after', 'after cannot be combined with cursor');
       }
       let after: Position = START;
-      const given = q.cursor ?? q.after;
+      const given = query.cursor ?? query.after;
       if (given !== undefined) {
-        const eventId = q.after !== undefined ? uuidRef(q.after) : undefined;
+        const eventId = query.after !== undefined ? uuidRef(query.after) : undefined;
         if (eventId) {
           const found = await positionOf(ctx.db, ctx.workspace.id, eventId);
           if (!found) {
@@ -52,7 +52,11 @@ export default async function eventRoutes(app: App): Promise<void> {
           after = { tx: Number(tx), seq: Number(seq) };
         }
       }
-      const page = await readFeed(ctx, { after, types, limit: q.limit ?? DEFAULT_LIMIT }, config.publicUrl);
+      const page = await readFeed(
+        ctx,
+        { after, types, limit: query.limit ?? DEFAULT_LIMIT },
+        config.publicUrl,
+      );
       return {
         data: page.items,
         nextCursor: cursors.encode(scope, [page.position.tx, page.position.seq]),

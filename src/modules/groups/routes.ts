@@ -116,16 +116,16 @@ export default async function groupRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const expand = parseExpand(q, GROUP_EXPANSIONS);
+      const query = request.query;
+      const expand = parseExpand(query, GROUP_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const filter = {
-        name: q.name ?? '',
-        mode: q.matchMode ?? 'all',
-        includeArchived: flag(q.includeArchived),
+        name: query.name ?? '',
+        mode: query.matchMode ?? 'all',
+        includeArchived: flag(query.includeArchived),
       };
       const order = GROUP_SEARCH.order;
-      const paging = openPaging(cursors, ctx, 'teams.search', filter, q, order.arity);
+      const paging = openPaging(cursors, ctx, 'teams.search', filter, query, order.arity);
       const { rows, total } = await service.searchTeams(ctx, filter, paging);
       const page = paging.page(rows, order.keyOf);
       return { ...page, data: await presentGroups(ctx, page.data, expand), total };

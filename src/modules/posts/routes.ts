@@ -65,19 +65,19 @@ export default async function postRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const expand = parseExpand(q, POST_EXPANSIONS);
+      const query = request.query;
+      const expand = parseExpand(query, POST_EXPANSIONS);
       const ctx = readContext(database, auth(request));
-      const entity = await loadEntity(ctx, q.entityType, q.entityId);
+      const entity = await loadEntity(ctx, query.entityType, query.entityId);
       const paging = openPaging(
         cursors,
         ctx,
         'posts.list',
         [entity.type, entity.id],
-        q,
+        query,
         POST_LIST.order.arity,
       );
-      const { rows, total } = await service.listPosts(ctx, entity, paging, flag(q.includeTotal));
+      const { rows, total } = await service.listPosts(ctx, entity, paging, flag(query.includeTotal));
       const page = paging.page(rows, POST_LIST.order.keyOf);
       const data = await presentPosts(ctx, entity, page.data, expand, url);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
@@ -116,12 +116,12 @@ export default async function postRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const expand = parseExpand(q, POST_EXPANSIONS);
+      const query = request.query;
+      const expand = parseExpand(query, POST_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const { row: post, entity } = await service.loadVisiblePost(ctx, request.params.id);
-      const paging = openPaging(cursors, ctx, 'posts.replies', post.id, q, POST_LIST.order.arity);
-      const { rows, total } = await service.listReplies(ctx, post, paging, flag(q.includeTotal));
+      const paging = openPaging(cursors, ctx, 'posts.replies', post.id, query, POST_LIST.order.arity);
+      const { rows, total } = await service.listReplies(ctx, post, paging, flag(query.includeTotal));
       const page = paging.page(rows, POST_LIST.order.keyOf);
       const data = await presentPosts(ctx, entity, page.data, expand, url);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };

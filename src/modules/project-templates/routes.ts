@@ -57,12 +57,12 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const q = request.query;
+      const query = request.query;
       const templates = await service.listProjectTemplates(ctx, {
-        areaId: q.areaId,
-        ownedByAreaId: q.ownedByAreaId,
-        includeDeleted: flag(q.includeDeleted),
-        limit: q.limit ?? DEFAULT_LIMIT,
+        areaId: query.areaId,
+        ownedByAreaId: query.ownedByAreaId,
+        includeDeleted: flag(query.includeDeleted),
+        limit: query.limit ?? DEFAULT_LIMIT,
       });
       return { data: await presentProjectTemplates(ctx, templates) };
     },
@@ -122,14 +122,14 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = parsePresentation(request.query, TEMPLATE_PROJECT_EXPANSIONS);
+      const presentation = parsePresentation(request.query, TEMPLATE_PROJECT_EXPANSIONS);
       const { out, skipped } = await inTransaction(database, auth(request), async (ctx) => {
         const { made, skipped } = await service.createProjectFromTemplate(
           ctx,
           request.params.id,
           request.body,
         );
-        return { out: (await presentProjects(ctx, [made], p))[0], skipped };
+        return { out: (await presentProjects(ctx, [made], presentation))[0], skipped };
       });
       if (skipped.length > 0) reply.header(SKIPPED_HEADER, skipped.join(', '));
       return reply.code(201).send(out);

@@ -22,8 +22,8 @@ import * as service from './service.ts';
 const tags = ['projects'];
 const ProjectRef = Type.Ref('Project');
 
-async function one(ctx: Context, project: LoadedProject, p: ProjectPresentation) {
-  return (await presentProjects(ctx, [project], p))[0]!;
+async function one(ctx: Context, project: LoadedProject, presentation: ProjectPresentation) {
+  return (await presentProjects(ctx, [project], presentation))[0]!;
 }
 
 export default async function projectRoutes(app: App): Promise<void> {
@@ -42,10 +42,10 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
+      const presentation = parsePresentation(request.query, PROJECT_EXPANSIONS);
       const { created, out } = await inTransaction(database, auth(request), async (ctx) => {
         const { project, created } = await service.upsertProject(ctx, request.body);
-        return { created, out: await one(ctx, project, p) };
+        return { created, out: await one(ctx, project, presentation) };
       });
       return reply.code(created ? 201 : 200).send(out);
     },
@@ -91,9 +91,9 @@ export default async function projectRoutes(app: App): Promise<void> {
         },
       },
       async (request) => {
-        const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
+        const presentation = parsePresentation(request.query, PROJECT_EXPANSIONS);
         return inTransaction(database, auth(request), async (ctx) =>
-          one(ctx, await run(ctx, request.params.id), p),
+          one(ctx, await run(ctx, request.params.id), presentation),
         );
       },
     );
@@ -113,9 +113,9 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = parsePresentation(request.query, PROJECT_EXPANSIONS);
+      const presentation = parsePresentation(request.query, PROJECT_EXPANSIONS);
       return inTransaction(database, auth(request), async (ctx) =>
-        one(ctx, await service.postStatusUpdate(ctx, request.params.id, request.body), p),
+        one(ctx, await service.postStatusUpdate(ctx, request.params.id, request.body), presentation),
       );
     },
   );
@@ -132,21 +132,21 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const p = parsePresentation(q, PROJECT_EXPANSIONS);
+      const query = request.query;
+      const presentation = parsePresentation(query, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const filter = {
-        teamId: q.teamId,
-        ownerId: q.ownerId,
-        statusId: q.statusId,
-        collectionId: q.collectionId,
-        includeArchived: flag(q.includeArchived),
+        teamId: query.teamId,
+        ownerId: query.ownerId,
+        statusId: query.statusId,
+        collectionId: query.collectionId,
+        includeArchived: flag(query.includeArchived),
       };
       const order = PROJECT_LIST.order;
-      const paging = openPaging(cursors, ctx, 'projects.list', filter, q, order.arity);
-      const { rows, total } = await service.listProjects(ctx, filter, paging, flag(q.includeTotal));
+      const paging = openPaging(cursors, ctx, 'projects.list', filter, query, order.arity);
+      const { rows, total } = await service.listProjects(ctx, filter, paging, flag(query.includeTotal));
       const page = paging.page(rows, order.keyOf);
-      const data = await presentProjectRows(ctx, page.data, p);
+      const data = await presentProjectRows(ctx, page.data, presentation);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },
   );
@@ -163,30 +163,30 @@ export default async function projectRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const p = parsePresentation(q, PROJECT_EXPANSIONS);
+      const query = request.query;
+      const presentation = parsePresentation(query, PROJECT_EXPANSIONS);
       const ctx = readContext(database, auth(request));
-      const s = {
-        name: q.name,
-        description: q.description,
-        ownerName: q.ownerName,
-        teamName: q.teamName,
-        mode: q.matchMode ?? 'all',
-        teamId: q.teamId,
-        includeArchived: flag(q.includeArchived),
-        updatedSince: sinceInstant(q.updatedSince),
+      const search = {
+        name: query.name,
+        description: query.description,
+        ownerName: query.ownerName,
+        teamName: query.teamName,
+        mode: query.matchMode ?? 'all',
+        teamId: query.teamId,
+        includeArchived: flag(query.includeArchived),
+        updatedSince: sinceInstant(query.updatedSince),
       } as const;
       const key = tieredKey(PROJECT_SEARCH.order);
-      const paging = openPaging(cursors, ctx, 'projects.search', s, q, key.arity);
-      const { rows, total } = await service.searchProjects(ctx, s, {
+      const paging = openPaging(cursors, ctx, 'projects.search', search, query, key.arity);
+      const { rows, total } = await service.searchProjects(ctx, search, {
         limit: paging.limit,
         start: tieredStart(paging.after),
       });
       const page = paging.page(rows, key.keyOf);
       const data = await presentProjectRows(
         ctx,
-        page.data.map((r) => r.row),
-        p,
+        page.data.map((hit) => hit.row),
+        presentation,
       );
       return { ...page, data, total };
     },

@@ -58,13 +58,13 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const q = request.query;
+      const query = request.query;
       const rows = await service.listTaskTemplates(ctx, {
-        areaId: q.areaId,
-        scopeId: q.scopeId,
-        projectId: q.projectId,
-        includeDeleted: flag(q.includeDeleted),
-        limit: q.limit ?? DEFAULT_LIMIT,
+        areaId: query.areaId,
+        scopeId: query.scopeId,
+        projectId: query.projectId,
+        includeDeleted: flag(query.includeDeleted),
+        limit: query.limit ?? DEFAULT_LIMIT,
       });
       return { data: await presentTaskTemplates(ctx, rows) };
     },
@@ -123,11 +123,11 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = parsePresentation(request.query, TEMPLATE_TASK_EXPANSIONS);
+      const presentation = parsePresentation(request.query, TEMPLATE_TASK_EXPANSIONS);
       const { made, skipped } = await inTransaction(database, auth(request), (ctx) =>
         service.createTaskFromTemplate(ctx, request.params.id, request.body),
       );
-      const [out] = await presentTasks(readContext(database, auth(request)), [made], p);
+      const [out] = await presentTasks(readContext(database, auth(request)), [made], presentation);
       if (skipped.length > 0) reply.header(SKIPPED_HEADER, skipped.join(', '));
       return reply.code(201).send(out);
     },

@@ -40,12 +40,12 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const p = parsePresentation(request.query, TASK_EXPANSIONS);
+      const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
       const { row, created } = await inTransaction(database, auth(request), (ctx) =>
         service.upsertTask(ctx, request.body),
       );
       // The row as written; its expansions are read after the commit, side by side (present.ts).
-      const [out] = await presentTasks(readContext(database, auth(request)), [row], p);
+      const [out] = await presentTasks(readContext(database, auth(request)), [row], presentation);
       return reply.code(created ? 201 : 200).send(out);
     },
   );
@@ -71,12 +71,12 @@ export default async function taskRoutes(app: App): Promise<void> {
           { path: '/headers/if-match', message: 'is not taken by a batch' },
         ]);
       }
-      const p = parsePresentation(request.query, TASK_EXPANSIONS);
+      const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
       return runBatch(database, auth(request), request.body.tasks, request.log, (ctx, saved) =>
         presentTasks(
           ctx,
-          saved.map((s) => s.row),
-          p,
+          saved.map((entry) => entry.row),
+          presentation,
         ),
       );
     },
@@ -94,35 +94,35 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const q = request.query;
-      const p = parsePresentation(q, TASK_EXPANSIONS);
+      const query = request.query;
+      const presentation = parsePresentation(query, TASK_EXPANSIONS);
       const ctx = readContext(database, auth(request));
-      const s = {
-        name: q.name,
-        description: q.description,
-        projectName: q.projectName,
-        teamName: q.teamName,
-        assigneeName: q.assigneeName,
-        mode: q.matchMode ?? 'all',
-        teamId: q.teamId,
-        projectId: q.projectId,
-        statusId: q.statusId,
-        assignedToId: q.assignedToId,
-        labelId: q.labelId,
-        updatedSince: sinceInstant(q.updatedSince),
-        includeDeleted: flag(q.includeDeleted),
+      const search = {
+        name: query.name,
+        description: query.description,
+        projectName: query.projectName,
+        teamName: query.teamName,
+        assigneeName: query.assigneeName,
+        mode: query.matchMode ?? 'all',
+        teamId: query.teamId,
+        projectId: query.projectId,
+        statusId: query.statusId,
+        assignedToId: query.assignedToId,
+        labelId: query.labelId,
+        updatedSince: sinceInstant(query.updatedSince),
+        includeDeleted: flag(query.includeDeleted),
       } as const;
       const key = tieredKey(TASK_LIST.order);
-      const paging = openPaging(cursors, ctx, 'tasks.search', s, q, key.arity);
-      const { rows, total } = await searchTasks(ctx, s, {
+      const paging = openPaging(cursors, ctx, 'tasks.search', search, query, key.arity);
+      const { rows, total } = await searchTasks(ctx, search, {
         limit: paging.limit,
         start: tieredStart(paging.after),
       });
       const page = paging.page(rows, key.keyOf);
       const data = await presentTasks(
         ctx,
-        page.data.map((r) => r.row),
-        p,
+        page.data.map((hit) => hit.row),
+        presentation,
       );
       return { ...page, data, total };
     },
@@ -177,11 +177,11 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const p = parsePresentation(request.query, TASK_EXPANSIONS);
+      const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
       const row = await inTransaction(database, auth(request), (ctx) =>
         service.restoreTask(ctx, request.params.id),
       );
-      return (await presentTasks(readContext(database, auth(request)), [row], p))[0];
+      return (await presentTasks(readContext(database, auth(request)), [row], presentation))[0];
     },
   );
 }
