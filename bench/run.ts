@@ -12,6 +12,12 @@
 // BENCH_PROCESSES=1,2,3 (`npm run bench:processes`, PostgreSQL) measures instead how throughput
 // scales with server processes: the read and write cases at BENCH_CONNECTIONS connections against
 // `npm run start:cluster -- --workers N` for each N.
+//
+// BENCH_BASELINE=<path of another checkout> (with `node bench/run.ts`) measures that checkout's server
+// beside this one's in the same run: each on its own copy of the same seed, case by case in turns
+// (baseline, then this one), and prints the two side by side. A change made for speed, or one that
+// must not cost any, is judged from such a run rather than from two runs hours apart on a shared
+// machine. The baseline checkout needs its own node_modules (or a link to these).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,9 +81,9 @@ interface Prepared {
 }
 
 /** SQLite: seeded once into .bench/, copied for each run (the create cases add tens of thousands of tasks). */
-async function prepareSqlite(): Promise<Prepared> {
+async function prepareSqlite(copy = 'run'): Promise<Prepared> {
   const seeded = join(dir, `cairn-v${SEED_VERSION}-${TASKS}.seeded.db`);
-  const run = join(dir, `cairn-v${SEED_VERSION}-${TASKS}.run.db`);
+  const run = join(dir, `cairn-v${SEED_VERSION}-${TASKS}.${copy}.db`);
   const tokenPath = `${seeded}.token`;
   if (!existsSync(seeded) || !existsSync(tokenPath)) {
     mkdirSync(dir, { recursive: true });
@@ -108,9 +114,9 @@ function databaseUrl(name: string): string {
 }
 
 /** PostgreSQL: seeded once into a template database, which each run copies. */
-async function preparePostgres(): Promise<Prepared> {
+async function preparePostgres(copy = 'run'): Promise<Prepared> {
   const template = `cairn_bench_v${SEED_VERSION}_${TASKS}`;
-  const run = `${template}_run`;
+  const run = `${template}_${copy}`;
   const tokenPath = join(dir, `${template}.token`);
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -151,12 +157,16 @@ const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'),
   .scripts.start.split(/\s+/)
   .slice(1);
 
-async function startServer(url: string, workers = 0): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(
+  url: string,
+  workers = 0,
+  cwd = root,
+): Promise<{ child: ChildProcess; url: string }> {
   // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
   const args =
     workers > 0 ? [...START_ARGS.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : START_ARGS;
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     // The bench measures capacity, not the per-token budget (1,000 a minute by default).
     env: {
       ...process.env,
@@ -474,6 +484,51 @@ async function scaling(database: 'sqlite' | 'postgres', counts: number[]): Promi
   });
 }
 
+/** Both servers up at once on copies of one seed; each case measured on the baseline, then on this one. */
+async function compare(database: 'sqlite' | 'postgres', baseline: string): Promise<void> {
+  log(`\n== ${database}: ${baseline} (before) beside ${root} (after)`);
+  const prepare = database === 'sqlite' ? prepareSqlite : preparePostgres;
+  const copies = [await prepare('before'), await prepare('after')];
+  const servers = [
+    await startServer(copies[0]!.databaseUrl, 0, baseline),
+    await startServer(copies[1]!.databaseUrl, 0, root),
+  ];
+  try {
+    const [before, after] = [
+      await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl),
+      await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl),
+    ];
+    console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; before → after\n`);
+    console.log(
+      `${'case'.padEnd(32)}${'1 conn p95'.padStart(18)}${'1 conn req/s'.padStart(16)}` +
+        `${`${LOAD_CONNECTIONS} conn req/s`.padStart(18)}${'errors'.padStart(8)}`,
+    );
+    for (const [i, c] of after.entries()) {
+      log(`running ${c.name}: before and after, 1 and ${LOAD_CONNECTIONS} connections`);
+      const rows: Row[] = [];
+      for (const [s, cases] of [before, after].entries()) {
+        rows.push(await measure(servers[s]!.url, copies[s]!.token, cases[i]!, 1));
+        rows.push(await measure(servers[s]!.url, copies[s]!.token, cases[i]!, LOAD_CONNECTIONS));
+      }
+      const [one0, load0, one1, load1] = rows as [Row, Row, Row, Row];
+      const pair = (a: string, b: string, width: number) => `${a} → ${b}`.padStart(width);
+      console.log(
+        `${c.name.padEnd(32)}${pair(one0.p95.toFixed(1), one1.p95.toFixed(1), 18)}` +
+          `${pair(String(one0.rps), String(one1.rps), 16)}${pair(String(load0.rps), String(load1.rps), 18)}` +
+          `${String(rows.reduce((sum, r) => sum + r.errors, 0)).padStart(8)}`,
+      );
+    }
+    const peaks = servers.map((s) => rssMb(s.child.pid!).peak.toFixed(0));
+    console.log(`${'server peak RSS, MB'.padEnd(32)}${`${peaks[0]} → ${peaks[1]}`.padStart(18)}`);
+  } finally {
+    for (const s of servers) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+    }
+    for (const copy of copies) await copy.cleanup();
+  }
+}
+
 const wanted = (process.env.BENCH_DATABASE ?? 'both').toLowerCase();
 if (process.env.BENCH_PROCESSES) {
   const counts = process.env.BENCH_PROCESSES.split(',').map(Number);
@@ -485,6 +540,13 @@ if (process.env.BENCH_PROCESSES) {
 }
 if (!['sqlite', 'postgres', 'both'].includes(wanted))
   throw new Error('BENCH_DATABASE is sqlite, postgres or both');
+if (process.env.BENCH_BASELINE) {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!existsSync(join(baseline, 'src/main.ts'))) throw new Error('BENCH_BASELINE is the path of a checkout');
+  if (wanted !== 'postgres') await compare('sqlite', baseline);
+  if (wanted !== 'sqlite') await compare('postgres', baseline);
+  process.exit(0);
+}
 const tables: Table[] = [];
 if (wanted !== 'postgres') tables.push(await bench('sqlite'));
 if (wanted !== 'sqlite') tables.push(await bench('postgres'));
