@@ -138,11 +138,7 @@ export function usersByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]
 
 /** Ids of this workspace's users whose name matches every word (assigneeName, ownerName). */
 export function userIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  return repo.userIdsWhere(
-    ctx.db,
-    ctx.workspace.id,
-    ctx.search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all'),
-  );
+  return repo.userIdsWhere(ctx.db, ctx.workspace.id, repo.nameMatches(ctx.search, words));
 }
 
 export function findUserByEmail(
