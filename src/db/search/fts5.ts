@@ -205,11 +205,13 @@ function taggedMatch(q: TaggedQuery, tier: TierOrTotal): string | null {
  * What a tagged search finds: the target's index, and the listing of its table whose rows it
  * answers with. The listing's order must be the row's seq alone, the index's rowid, so that a page
  * is a walk of the index in that order; `alias` is the listing's, for the conditions on the row.
+ * `bySeq` reads a page's rows (in any order) once the index has found them.
  */
 export interface TaggedSource<R> {
   target: TaggedTarget;
   listing: Listing<R>;
   alias: string;
+  bySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<R[]>;
 }
 
 /** A tagged search: its fields (words, or related tags) and the filters the index carries. */
@@ -313,15 +315,13 @@ function alsoWhere(where: Condition[]) {
   return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
 }
 
-/** The page's rows by seq, in one query of the listing. */
+/** The page's rows by seq (the key of the listing's order). */
 async function rowsBySeq<R>(
   ctx: ListContext,
   source: TaggedSource<R>,
   seqs: number[],
 ): Promise<Map<number, R>> {
   if (seqs.length === 0) return new Map();
-  const { listing, alias } = source;
-  const inPage = sql<SqlBool>`${sql.ref(`${alias}.seq`)} in (${sql.join(seqs)})`;
-  const rows = await listing.page(ctx.db, ctx.workspace.id, [inPage], undefined, seqs.length);
-  return new Map(rows.map((r) => [Number(listing.order.keyOf(r)[0]), r]));
+  const rows = await source.bySeq(ctx.db, ctx.workspace.id, seqs);
+  return new Map(rows.map((r) => [Number(source.listing.order.keyOf(r)[0]), r]));
 }

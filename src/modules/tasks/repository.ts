@@ -51,11 +51,21 @@ export const TASK_LIST = tableListing(
   COLUMNS,
 );
 
+function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
+  return db
+    .selectFrom('tasks as t')
+    .select(COLUMNS)
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.seq', 'in', seqs)
+    .execute();
+}
+
 /** SQLite's search of tasks: the tagged index, answering with TASK_LIST's rows (alias t). */
 export const TASK_FTS: TaggedSource<TaskRow> = {
   target: SEARCH_TARGETS.tasks,
   listing: TASK_LIST,
   alias: 't',
+  bySeq: findTasksBySeq,
 };
 
 /** The filters of task searches, each a condition on TASK_LIST's rows (ids lower-case). */
