@@ -100,14 +100,13 @@ export function seesGroup(groups: Pick<VisibleGroups, 'all' | 'visible'>, groupI
 
 /**
  * "A row of a group the caller sees", for a resource whose rows each belong to one group (tasks,
- * documents, task templates; project templates by their owning area), in every form: the check of a
- * row's group (seesGroup, the policy's), the same rule as SQL conditions from `inGroups` (the
- * resource's repository: its group column in a set of ids, on its own alias), and the groups whose
- * rows a search index must leave out (`hidden`). Without conditions when the caller sees every group.
+ * documents, task templates; project templates by their owning area), in the forms besides the
+ * policy's check (seesGroup): SQL conditions from `inGroups` (the resource's repository: its group
+ * column in a set of ids, on its own alias), and the groups whose rows a search index must leave out
+ * (`hidden`). Without conditions when the caller sees every group.
  */
 export function groupRowRule(groups: VisibleGroups, inGroups: (ids: string[]) => Condition) {
   return {
-    sees: (groupId: string) => seesGroup(groups, groupId),
     where: groups.all ? [] : [groups.visible.size > 0 ? inGroups([...groups.visible]) : NOTHING],
     hidden: groups.all ? [] : groups.invisible,
   };
