@@ -55,12 +55,16 @@ export interface Tiered<R> {
 }
 
 /** The cursor of a tiered search: the tier, then the key of the order within it. */
-export function tieredKey<R>(order: Order<R>): { arity: number; keyOf(r: Tiered<R>): KeyValue[] } {
-  return { arity: order.arity + 1, keyOf: (r) => [r.tier, ...order.keyOf(r.row)] };
+export function tieredKey<R>(order: Order<R>): (r: Tiered<R>) => KeyValue[] {
+  return (r) => [r.tier, ...order.keyOf(r.row)];
 }
 
-/** Splits a tiered cursor key into where to start. */
-export function tieredStart(key: KeyValue[] | undefined): { tier: number; after: KeyValue[] } | undefined {
+/** Where a tiered search starts: the tier and the key within it, from the request's cursor. */
+export function tieredStart<R>(
+  order: Order<R>,
+  page: PageRequest,
+): { tier: number; after: KeyValue[] } | undefined {
+  const key = page.after(order.arity + 1);
   return key ? { tier: Number(key[0]), after: key.slice(1) } : undefined;
 }
 
@@ -69,10 +73,24 @@ export function fetchSize(limit: number): number {
   return limit + 1;
 }
 
+/** A page of a list or search: `limit` rows, and the cursor after the last when more follow. */
+export interface Page<R> {
+  data: R[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/**
+ * The page a request asks for (http/cursor.ts openPaging makes it). The list kit (listing.ts) reads
+ * its cursor with the order of the listing it pages, and cuts the rows it fetched with that order's
+ * key, so a route never needs to know the order.
+ */
 export interface PageRequest {
   limit: number;
-  /** The key of the last row of the previous page. */
-  after?: KeyValue[];
-  /** Rows to skip (lists only; never with `after`). */
+  /** Rows to skip (lists only; never with a cursor). */
   offset?: number;
+  /** The key of the last row of the previous page; a cursor without `arity` values is 400. */
+  after(arity: number): KeyValue[] | undefined;
+  /** The first `limit` of `fetchSize(limit)` fetched rows, with the cursor after the last one. */
+  cut<R>(rows: R[], keyOf: (row: R) => KeyValue[]): Page<R>;
 }

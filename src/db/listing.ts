@@ -5,14 +5,26 @@
 // conditions and the search-index exclusions) and, when it is searchable, its search index
 // (search/index.ts: plainIndex or taggedIndex). `listPage` and `searchPage` then do the rest the same
 // way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, exact totals.
-import type { Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
-import { fetchSize, type KeyValue, type Order, type PageRequest, type Tiered } from './keyset.ts';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  fetchSize,
+  type KeyValue,
+  type Order,
+  type Page,
+  type PageRequest,
+  type Tiered,
+  tieredKey,
+  tieredStart,
+} from './keyset.ts';
 import type { Exclusion } from './search/fts5.ts';
 import type { MatchMode } from './search/index.ts';
 import { pageTiers, SQL_LOGIC, tierCondition, tiersFor } from './search/tiers.ts';
 import type { DB } from './types.ts';
 
 export type Condition = RawBuilder<SqlBool>;
+
+/** The condition no row meets: an `in` over an empty set, which SQL cannot spell. */
+export const NOTHING: Condition = sql<SqlBool>`1 = 0`;
 
 export interface Listing<R> {
   order: Order<R>;
@@ -73,25 +85,66 @@ export interface VisibilityRule<Facts> {
   exclude?: Exclusion[];
 }
 
+/** The groups (teams and areas) a caller sees: groups/lookup.ts groupVisibility. */
+export interface VisibleGroups {
+  /** The caller sees every group. */
+  all: boolean;
+  visible: Set<string>;
+  invisible: string[];
+}
+
+/** The policy's half of "a row of a group the caller sees": whether the caller sees `groupId`. */
+export function seesGroup(groups: Pick<VisibleGroups, 'all' | 'visible'>, groupId: string): boolean {
+  return groups.all || groups.visible.has(groupId);
+}
+
+/**
+ * "A row of a group the caller sees", for a resource whose rows each belong to one group (tasks,
+ * documents, task templates; project templates by their owning area), in the forms besides the
+ * policy's check (seesGroup): SQL conditions from `inGroups` (the resource's repository: its group
+ * column in a set of ids, on its own alias), and the groups whose rows a search index must leave out
+ * (`hidden`). Without conditions when the caller sees every group.
+ */
+export function groupRowRule(groups: VisibleGroups, inGroups: (ids: string[]) => Condition) {
+  return {
+    where: groups.all ? [] : [groups.visible.size > 0 ? inGroups([...groups.visible]) : NOTHING],
+    hidden: groups.all ? [] : groups.invisible,
+  };
+}
+
 export interface ListContext {
   db: Kysely<DB>;
   workspace: { id: string };
 }
 
-/** A page (fetchSize(limit) rows) of a list, and its total when asked for. */
+/** A page of a list, cut with the listing's order, and its total when asked for. */
 export async function listPage<R>(
   ctx: ListContext,
   listing: Listing<R>,
   where: Condition[],
   page: PageRequest,
   withTotal: boolean,
-): Promise<{ rows: R[]; total?: number }> {
+): Promise<Page<R> & { total?: number }> {
   const ws = ctx.workspace.id;
+  const after = page.after(listing.order.arity);
   const [rows, total] = await Promise.all([
-    listing.page(ctx.db, ws, where, page.after, fetchSize(page.limit), page.offset),
+    listing.page(ctx.db, ws, where, after, fetchSize(page.limit), page.offset),
     withTotal ? listing.count(ctx.db, ws, where) : undefined,
   ]);
-  return { rows, total };
+  return { ...page.cut(rows, listing.order.keyOf), total };
+}
+
+/**
+ * The first `limit` rows of a list in the listing's order, for the lists whose interface has no
+ * cursor or total (task and project templates: `{data}` only).
+ */
+export function firstRows<R>(
+  ctx: ListContext,
+  listing: Listing<R>,
+  where: Condition[],
+  limit: number,
+): Promise<R[]> {
+  return listing.page(ctx.db, ctx.workspace.id, where, undefined, limit);
 }
 
 export interface SearchRequest {
@@ -107,8 +160,8 @@ export async function searchPage<R>(
   ctx: ListContext,
   listing: Listing<R>,
   s: SearchRequest,
-  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
-): Promise<{ rows: Tiered<R>[]; total: number }> {
+  page: PageRequest,
+): Promise<Page<Tiered<R>> & { total: number }> {
   const ws = ctx.workspace.id;
   const tiers = tiersFor(s.mode, s.fields.length);
   const conditionOf = (tier: Parameters<typeof tierCondition>[3]): Condition[] | null => {
@@ -118,11 +171,11 @@ export async function searchPage<R>(
   };
   const matching = conditionOf('matching');
   const [rows, total] = await Promise.all([
-    pageTiers(tiers, page.start, page.limit, async (tier, after, n) => {
+    pageTiers(tiers, tieredStart(listing.order, page), page.limit, async (tier, after, n) => {
       const where = conditionOf(tier);
       return where ? listing.page(ctx.db, ws, where, after, n) : [];
     }),
     matching ? listing.count(ctx.db, ws, matching) : 0,
   ]);
-  return { rows, total };
+  return { ...page.cut(rows, tieredKey(listing.order)), total };
 }

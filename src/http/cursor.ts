@@ -7,14 +7,14 @@
 // the database so that every server process shares it.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { Auth } from '../context.ts';
-import type { KeyValue, PageRequest } from '../db/keyset.ts';
+import type { KeyValue, Page, PageRequest } from '../db/keyset.ts';
 import { AppError, invalidRequest } from './errors.ts';
 import { DEFAULT_LIMIT } from './schemas.ts';
 
 export interface Cursors {
   encode(scope: string, key: KeyValue[]): string;
-  /** The sort key of a cursor made for this scope, or 400 invalid_cursor. */
-  decode(scope: string, cursor: string, arity: number): KeyValue[];
+  /** The sort key of a cursor made for this scope (of `arity` values, when given), or 400 invalid_cursor. */
+  decode(scope: string, cursor: string, arity?: number): KeyValue[];
 }
 
 function digest(scope: string): Buffer {
@@ -52,19 +52,13 @@ export function createCursors(secret: string): Cursors {
       } catch {
         throw badCursor();
       }
-      if (!Array.isArray(parsed) || parsed.length !== arity) throw badCursor();
+      if (!Array.isArray(parsed) || (arity !== undefined && parsed.length !== arity)) throw badCursor();
       if (!parsed.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
         throw badCursor();
       }
       return parsed as KeyValue[];
     },
   };
-}
-
-export interface Page<T> {
-  data: T[];
-  nextCursor: string | null;
-  hasMore: boolean;
 }
 
 /** Cuts the `fetchSize(limit)` rows a query fetched into a page, with the cursor after its last row. */
@@ -91,15 +85,12 @@ export interface PagingQuery {
   offset?: number;
 }
 
-/** What a list or search route needs to page: the request's page, and how to cut the rows it fetched. */
-export interface Paging extends PageRequest {
-  page<R>(rows: R[], keyOf: (row: R) => KeyValue[]): Page<R>;
-}
-
 /**
- * The one paging helper of list and search routes. The cursor is bound to the endpoint, the
- * workspace, the caller and the filter (another query's cursor is 400 invalid_cursor); the limit's
- * default comes from the LimitQuery schema; offset and cursor together are 400.
+ * The one paging helper of list and search routes: the page a request asks for, which the service
+ * hands to the list kit (db/listing.ts). The cursor is bound to the endpoint, the workspace, the
+ * caller and the filter (another query's cursor is 400 invalid_cursor) and is read here, before the
+ * service runs; the kit checks that it carries as many values as its order. The limit's default
+ * comes from the LimitQuery schema; offset and cursor together are 400.
  */
 export function openPaging(
   cursors: Cursors,
@@ -107,17 +98,20 @@ export function openPaging(
   endpoint: string,
   filter: unknown,
   q: PagingQuery,
-  arity: number,
-): Paging {
+): PageRequest {
   if (q.cursor !== undefined && q.offset !== undefined) {
     throw invalidRequest('/query/offset', 'offset cannot be combined with cursor');
   }
   const scope = JSON.stringify([endpoint, auth.workspace.id, auth.actor.id, filter ?? null]);
   const limit = q.limit ?? DEFAULT_LIMIT;
+  const key = q.cursor !== undefined ? cursors.decode(scope, q.cursor) : undefined;
   return {
     limit,
     offset: q.offset,
-    after: q.cursor !== undefined ? cursors.decode(scope, q.cursor, arity) : undefined,
-    page: (rows, keyOf) => toPage(rows, limit, cursors, scope, keyOf),
+    after(arity) {
+      if (key !== undefined && key.length !== arity) throw badCursor();
+      return key;
+    },
+    cut: (rows, keyOf) => toPage(rows, limit, cursors, scope, keyOf),
   };
 }

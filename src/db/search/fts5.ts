@@ -12,6 +12,15 @@
 //   project, creator, assignee), and common states are expressed by subtracting the rare ones with
 //   NOT, because AND with a token present in most rows walks that whole list (measured: 42 ms).
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type KeyValue,
+  type Page,
+  type PageRequest,
+  type Tiered,
+  tieredKey,
+  tieredStart,
+} from '../keyset.ts';
+import type { Condition, ListContext, Listing } from '../listing.ts';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
 import type {
@@ -25,7 +34,7 @@ import type {
   TaggedRow,
   TaggedTarget,
 } from './index.ts';
-import { type Logic, type TierOrTotal, tierCondition } from './tiers.ts';
+import { type Logic, pageTiers, type TierOrTotal, tierCondition, tiersFor } from './tiers.ts';
 
 export function workspacePrefix(code: number): string {
   return code.toString(36).padStart(6, '0');
@@ -101,15 +110,22 @@ export class Fts5Search implements Fts5Provider {
     const expression = queries.map((q) => fieldExpression(q)).join(mode === 'all' ? ' AND ' : ' OR ');
     return sql<SqlBool>`${sql.ref(`${alias}.seq`)} in (select rowid from ${sql.table(target.fts)} where ${sql.table(target.fts)} match ${expression})`;
   }
+
+  taggedPage<R>(
+    ctx: TaggedListContext,
+    source: TaggedSource<R>,
+    s: TaggedSearch,
+    page: PageRequest,
+  ): Promise<Page<Tiered<R>> & { total: number }> {
+    return taggedPage(ctx, source, s, page);
+  }
 }
 
 /**
  * One "field" of a tagged query: words in an FTS column, or any of a set of tags (related names).
  * `terms` (from expandPrefixes) lists, per word, the indexed words it is a prefix of.
  */
-export type TaggedField =
-  | { field: string; words: string[]; terms?: (string[] | null)[] }
-  | { tags: string[] };
+type TaggedField = { field: string; words: string[]; terms?: (string[] | null)[] } | { tags: string[] };
 
 /** A prefix with more indexed words than this is asked as an FTS5 prefix query instead. */
 const MAX_TERMS = 64;
@@ -120,7 +136,7 @@ const MAX_TERMS = 64;
  * is first expanded into the indexed words it is a prefix of, from `<fts>_terms`, a B-tree range
  * scan; the page then asks for those exact words. Null for a word with too many (the prefix query).
  */
-export async function expandPrefixes(
+async function expandPrefixes(
   db: Kysely<DB>,
   target: TaggedTarget,
   workspaceCode: number,
@@ -143,7 +159,7 @@ export interface Exclusion {
   unless?: string[];
 }
 
-export interface TaggedQuery {
+interface TaggedQuery {
   workspaceCode: number;
   fields: TaggedField[];
   mode: MatchMode;
@@ -159,7 +175,7 @@ const MATCH_LOGIC: Logic<string> = {
 };
 
 /** The FTS5 MATCH expression of one tier of a tagged query (or of its total), or null when nothing can match. */
-export function taggedMatch(q: TaggedQuery, tier: TierOrTotal): string | null {
+function taggedMatch(q: TaggedQuery, tier: TierOrTotal): string | null {
   const prefix = workspacePrefix(q.workspaceCode);
   const anyOf = (tags: string[]) => `(${tags.map((t) => phrase(prefix, 'tags', t, false)).join(' OR ')})`;
   const fields = q.fields.map((f) => {
@@ -183,4 +199,129 @@ export function taggedMatch(q: TaggedQuery, tier: TierOrTotal): string | null {
       : phrase(prefix, 'tags', e.tag, false),
   );
   return negative.length > 0 ? `(${positive}) NOT (${negative.join(' OR ')})` : positive;
+}
+
+/**
+ * What a tagged search finds: the target's index, and the listing of its table whose rows it
+ * answers with. The listing's order must be the row's seq alone, the index's rowid, so that a page
+ * is a walk of the index in that order; `alias` is the listing's, for the conditions on the row.
+ * `bySeq` reads a page's rows (in any order) once the index has found them.
+ */
+export interface TaggedSource<R> {
+  target: TaggedTarget;
+  listing: Listing<R>;
+  alias: string;
+  bySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<R[]>;
+}
+
+/** A tagged search: its fields (words, or related tags) and the filters the index carries. */
+export interface TaggedSearch {
+  fields: ({ field: string; words: string[] } | { tags: string[] })[];
+  mode: MatchMode;
+  /** AND of (OR of tags). */
+  require: string[][];
+  exclude: Exclusion[];
+  /** Conditions on the row itself (on the source's alias), which the index does not carry. */
+  where: Condition[];
+}
+
+export interface TaggedListContext extends ListContext {
+  workspace: { id: string; code: number };
+}
+
+/**
+ * A page of a tagged search in relevance tiers and the total of its matches, from the index alone;
+ * only the rows of the page, and `where` conditions when there are any, touch the table.
+ */
+async function taggedPage<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  s: TaggedSearch,
+  page: PageRequest,
+): Promise<Page<Tiered<R>> & { total: number }> {
+  const { order } = source.listing;
+  if (order.columns.length !== 1) throw new Error('A tagged listing is ordered by its seq alone');
+  const fields = await Promise.all(
+    s.fields.map(async (f) =>
+      'words' in f
+        ? { ...f, terms: await expandPrefixes(ctx.db, source.target, ctx.workspace.code, f.words) }
+        : f,
+    ),
+  );
+  const query: TaggedQuery = { ...s, workspaceCode: ctx.workspace.code, fields };
+  const found = await pageTiers(
+    tiersFor(s.mode, fields.length),
+    tieredStart(order, page),
+    page.limit,
+    async (tier, after, n) => {
+      const match = taggedMatch(query, tier);
+      return match ? rowidPage(ctx.db, source, match, after?.[0], n, s.where) : [];
+    },
+  );
+  const bySeq = await rowsBySeq(
+    ctx,
+    source,
+    found.map((f) => f.row),
+  );
+  const rows = found.flatMap(({ row: seq, tier }) => {
+    const row = bySeq.get(seq);
+    return row ? [{ row, tier }] : [];
+  });
+  const all = taggedMatch(query, 'matching');
+  const total = all ? await rowidCount(ctx.db, source, all, s.where) : 0;
+  return { ...page.cut(rows, tieredKey(order)), total };
+}
+
+/** The rowids (seqs) of up to n matches after `after`, in the listing's order. */
+async function rowidPage<R>(
+  db: Kysely<DB>,
+  source: TaggedSource<R>,
+  match: string,
+  after: KeyValue | undefined,
+  n: number,
+  where: Condition[],
+): Promise<number[]> {
+  const rowid = sql.ref(`${source.target.fts}.rowid`);
+  const desc = source.listing.order.columns[0]!.dir === 'desc';
+  const beyond = after === undefined ? sql`` : sql`and ${rowid} ${sql.raw(desc ? '<' : '>')} ${after}`;
+  const { rows } = await sql<{ rowid: number }>`select ${rowid} as rowid from ${sql.table(source.target.fts)}
+    ${joined(source, where)} where ${sql.table(source.target.fts)} match ${match} ${beyond} ${alsoWhere(where)}
+    order by ${rowid} ${sql.raw(desc ? 'desc' : 'asc')} limit ${n}`.execute(db);
+  return rows.map((r) => Number(r.rowid));
+}
+
+async function rowidCount<R>(
+  db: Kysely<DB>,
+  source: TaggedSource<R>,
+  match: string,
+  where: Condition[],
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(source.target.fts)}
+    ${joined(source, where)} where ${sql.table(source.target.fts)} match ${match} ${alsoWhere(where)}`.execute(
+    db,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+// The table is joined (under the listing's alias) only when a condition needs the row: the index
+// alone answers the rest. Every rowid is qualified, since the table has a rowid of its own.
+function joined<R>(source: TaggedSource<R>, where: Condition[]) {
+  if (where.length === 0) return sql``;
+  const { target, alias } = source;
+  return sql`join ${sql.table(target.table)} ${sql.raw(alias)} on ${sql.ref(`${alias}.seq`)} = ${sql.ref(`${target.fts}.rowid`)}`;
+}
+
+function alsoWhere(where: Condition[]) {
+  return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
+}
+
+/** The page's rows by seq (the key of the listing's order). */
+async function rowsBySeq<R>(
+  ctx: ListContext,
+  source: TaggedSource<R>,
+  seqs: number[],
+): Promise<Map<number, R>> {
+  if (seqs.length === 0) return new Map();
+  const rows = await source.bySeq(ctx.db, ctx.workspace.id, seqs);
+  return new Map(rows.map((r) => [Number(source.listing.order.keyOf(r)[0]), r]));
 }

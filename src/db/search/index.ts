@@ -5,11 +5,13 @@
 // Two ways to ask it:
 // - `matches`: a SQL condition on a row, for the small tables (teams, users, projects) and for
 //   PostgreSQL everywhere (PlainTarget; on PostgreSQL any target);
-// - the tagged FTS5 query (fts5.ts, `taggedMatch`), for SQLite's task search at scale, where filters
-//   are part of the full-text query so that a page and its total never join back to the table.
+// - the tagged FTS5 query (`Fts5Provider.taggedPage`, fts5.ts), for SQLite's task search at scale,
+//   where filters are part of the full-text query so that a page and its total never join back to the
+//   table.
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { Page, PageRequest, Tiered } from '../keyset.ts';
 import type { DB } from '../types.ts';
-import { Fts5Search } from './fts5.ts';
+import { Fts5Search, type TaggedListContext, type TaggedSearch, type TaggedSource } from './fts5.ts';
 import { TsvectorSearch } from './tsvector.ts';
 
 interface Target {
@@ -89,10 +91,20 @@ interface Provider {
   writeNew(db: Kysely<DB>, target: TaggedTarget, entries: Entry<TaggedRow>[]): Promise<void>;
 }
 
-/** SQLite. `matches` takes plain targets only: a tagged one is asked with fts5.taggedMatch. */
+/** SQLite. `matches` takes plain targets only: a tagged one is asked with `taggedPage`. */
 export interface Fts5Provider extends Provider {
   readonly kind: 'fts5';
   matches(target: PlainTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool>;
+  /**
+   * A page of a tagged target's search in relevance tiers, cut in its listing's order, and the total
+   * of its matches, answered from the index (fts5.ts).
+   */
+  taggedPage<R>(
+    ctx: TaggedListContext,
+    source: TaggedSource<R>,
+    search: TaggedSearch,
+    page: PageRequest,
+  ): Promise<Page<Tiered<R>> & { total: number }>;
 }
 
 /** PostgreSQL: every target is a tsvector column, searched with `matches`. */

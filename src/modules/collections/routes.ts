@@ -4,7 +4,6 @@ import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { errors, Page } from '../../http/schemas.ts';
 import { presentCollection } from './present.ts';
-import { COLLECTION_LIST } from './repository.ts';
 import { Collection, CollectionListQuery, CollectionUpsertBody } from './schema.ts';
 import * as service from './service.ts';
 
@@ -26,9 +25,8 @@ export default async function collectionRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const order = COLLECTION_LIST.order;
-      const paging = openPaging(cursors, ctx, 'collections.list', null, request.query, order.arity);
-      const page = paging.page(await service.listCollections(ctx, paging), order.keyOf);
+      const paging = openPaging(cursors, ctx, 'collections.list', null, request.query);
+      const page = await service.listCollections(ctx, paging);
       return { ...page, data: page.data.map(presentCollection) };
     },
   );

@@ -2,7 +2,7 @@
 // by the whole workspace (guests included: a name reveals nothing a project does not).
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { checkVersion } from '../../preconditions.ts';
@@ -38,8 +38,8 @@ export async function upsertCollection(
   return { row, created: true };
 }
 
-export async function listCollections(ctx: Context, page: PageRequest): Promise<CollectionRow[]> {
-  return (await listPage(ctx, repo.COLLECTION_LIST, [], page, false)).rows;
+export function listCollections(ctx: Context, page: PageRequest): Promise<Page<CollectionRow>> {
+  return listPage(ctx, repo.COLLECTION_LIST, [], page, false);
 }
 
 export function findCollection(ctx: Pick<Context, 'db' | 'workspace'>, id: string) {

@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
-import { tableListing } from '../../db/listing.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
+import { type FieldQuery, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, DocumentsTable } from '../../db/types.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -98,3 +99,38 @@ export const DOCUMENT_SEARCH = tableListing(
   (db, workspaceId) => db.selectFrom('documents as d').where('d.workspace_id', '=', workspaceId),
   COLUMNS,
 );
+
+/** The filters of document searches, each a condition on DOCUMENT_SEARCH's rows. */
+export interface DocumentFilter {
+  /** Not deleted. */
+  live?: boolean;
+  /** Changed at or after this instant, in the stored form. */
+  updatedSince?: string;
+}
+
+export function documentConditions(f: DocumentFilter): Condition[] {
+  const where: Condition[] = [];
+  if (f.live) where.push(sql<SqlBool>`d.deleted_at is null`);
+  if (f.updatedSince) where.push(sql<SqlBool>`d.updated_at >= ${f.updatedSince}`);
+  return where;
+}
+
+/** A text field's words, as a condition on DOCUMENT_SEARCH's rows. */
+export function textMatches(search: SearchProvider, query: FieldQuery): Condition {
+  return search.matches(SEARCH_TARGETS.documents, 'd', [query], 'all');
+}
+
+/** Documents of these teams (a teamName field, the visibility rule; never empty). */
+export function inGroups(ids: string[]): Condition {
+  return sql<SqlBool>`d.group_id in (${sql.join(ids)})`;
+}
+
+/** Documents of one team (a teamId filter). */
+export function inGroup(id: string): Condition {
+  return sql<SqlBool>`d.group_id = ${id}`;
+}
+
+/** Documents open to the workspace, or private ones `userId` created (the visibility rule). */
+export function openTo(userId: string): Condition {
+  return sql<SqlBool>`(d.visibility = 'workspace' or d.created_by_id = ${userId})`;
+}

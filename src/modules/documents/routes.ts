@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
-import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentDocuments } from './present.ts';
-import { DOCUMENT_SEARCH } from './repository.ts';
 import {
   DOCUMENT_EXPANSIONS,
   Document,
@@ -70,13 +68,8 @@ export default async function documentRoutes(app: App): Promise<void> {
         includeDeleted: flag(query.includeDeleted),
         updatedSince: sinceInstant(query.updatedSince),
       } as const;
-      const key = tieredKey(DOCUMENT_SEARCH.order);
-      const paging = openPaging(cursors, ctx, 'documents.search', search, query, key.arity);
-      const { rows, total } = await service.searchDocuments(ctx, search, {
-        limit: paging.limit,
-        start: tieredStart(paging.after),
-      });
-      const page = paging.page(rows, key.keyOf);
+      const paging = openPaging(cursors, ctx, 'documents.search', search, query);
+      const { total, ...page } = await service.searchDocuments(ctx, search, paging);
       const data = await presentDocuments(
         ctx,
         page.data.map((hit) => hit.row),

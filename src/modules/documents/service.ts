@@ -1,9 +1,8 @@
 // Operations on documents, each inside the caller's transaction, each writing its event.
 import { randomUUID } from 'node:crypto';
-import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { KeyValue, Tiered } from '../../db/keyset.ts';
+import type { Page, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -162,23 +161,21 @@ export interface DocumentSearch {
 export async function searchDocuments(
   ctx: Context,
   s: DocumentSearch,
-  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
-): Promise<{ rows: Tiered<DocumentRow>[]; total: number }> {
+  page: PageRequest,
+): Promise<Page<Tiered<DocumentRow>> & { total: number }> {
   const fields: (Condition | null)[] = [];
   for (const field of ['name', 'description'] as const) {
     const w = distinctWords(s[field]);
-    if (w.length > 0)
-      fields.push(ctx.search.matches(SEARCH_TARGETS.documents, 'd', [{ field, words: w }], 'all'));
+    if (w.length > 0) fields.push(repo.textMatches(ctx.search, { field, words: w }));
   }
   const teamWords = distinctWords(s.teamName);
   if (teamWords.length > 0) {
     // Only teams the caller sees: a hidden team's name finds nothing.
     const ids = await groups.teamIdsByName(ctx, teamWords);
-    fields.push(ids.length > 0 ? sql<SqlBool>`d.group_id in (${sql.join(ids)})` : null);
+    fields.push(ids.length > 0 ? repo.inGroups(ids) : null);
   }
   const rule = await documentVisibility(ctx);
   const where: Condition[] = s.teamId ? rule.inTeam(s.teamId) : [...rule.where];
-  if (!s.includeDeleted) where.push(sql<SqlBool>`d.deleted_at is null`);
-  if (s.updatedSince) where.push(sql<SqlBool>`d.updated_at >= ${s.updatedSince}`);
+  where.push(...repo.documentConditions({ live: !s.includeDeleted, updatedSince: s.updatedSince }));
   return searchPage(ctx, repo.DOCUMENT_SEARCH, { fields, mode: s.mode, where }, page);
 }

@@ -2,7 +2,6 @@
 // or name. Operations that change groups are in service.ts.
 import { type Context, perRequest } from '../../context.ts';
 import type { VisibilityRule } from '../../db/listing.ts';
-import { SEARCH_TARGETS } from '../../db/search/index.ts';
 import type { MemberRole, Privacy } from '../../db/types.ts';
 import { canSeeGroup, groupScope } from './policy.ts';
 import type { GroupRow, LabelRow, StatusRow } from './repository.ts';
@@ -67,11 +66,7 @@ export async function visibleTeamIds(ctx: Context, ids: string[]): Promise<Set<s
  */
 export async function teamIdsByName(ctx: Context, words: string[]): Promise<string[]> {
   const visibility = await groupVisibility(ctx);
-  const ids = await repo.teamIds(
-    ctx.db,
-    ctx.workspace.id,
-    ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], 'all'),
-  );
+  const ids = await repo.teamIds(ctx.db, ctx.workspace.id, repo.nameMatches(ctx.search, words, 'all'));
   return ids.filter((id) => visibility.visible.has(id));
 }
 

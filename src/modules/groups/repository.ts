@@ -3,6 +3,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
+import { type MatchMode, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type {
   DB,
   GroupKind,
@@ -284,6 +285,17 @@ export const GROUP_SEARCH = tableListing(
   GROUP_COLUMNS,
 );
 
+/** Teams, not areas: the first condition of a team search. */
+export const IS_TEAM: Condition = sql<SqlBool>`g.kind = 'team'`;
+
+/** Groups not archived. */
+export const LIVE: Condition = sql<SqlBool>`g.archived_at is null`;
+
+/** Groups whose name matches the words (every one, or any), as a condition on GROUP_SEARCH's rows. */
+export function nameMatches(search: SearchProvider, words: string[], mode: MatchMode): Condition {
+  return search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], mode);
+}
+
 /** Every group of the workspace with the user's membership role in it (null when not a member). */
 export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId: string) {
   return db
@@ -299,7 +311,7 @@ export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId
     .execute();
 }
 
-/** Ids of the workspace's teams (not areas) meeting `condition` (on alias g). */
+/** Ids of the workspace's teams (not areas) meeting `condition` (nameMatches). */
 export async function teamIds(
   db: Kysely<DB>,
   workspaceId: string,

@@ -8,7 +8,6 @@ import { openPaging } from '../../http/cursor.ts';
 import { flag, parseExpand } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentGroups } from './present.ts';
-import { GROUP_SEARCH } from './repository.ts';
 import {
   Area,
   AreaUpsertBody,
@@ -124,11 +123,9 @@ export default async function groupRoutes(app: App): Promise<void> {
         mode: query.matchMode ?? 'all',
         includeArchived: flag(query.includeArchived),
       };
-      const order = GROUP_SEARCH.order;
-      const paging = openPaging(cursors, ctx, 'teams.search', filter, query, order.arity);
-      const { rows, total } = await service.searchTeams(ctx, filter, paging);
-      const page = paging.page(rows, order.keyOf);
-      return { ...page, data: await presentGroups(ctx, page.data, expand), total };
+      const paging = openPaging(cursors, ctx, 'teams.search', filter, query);
+      const page = await service.searchTeams(ctx, filter, paging);
+      return { ...page, data: await presentGroups(ctx, page.data, expand) };
     },
   );
 }

@@ -1,8 +1,7 @@
 // Operations on teams and areas. Each runs inside the caller's transaction (ctx.db).
 import { randomUUID } from 'node:crypto';
-import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -345,12 +344,11 @@ export async function searchTeams(
   ctx: Context,
   q: TeamSearch,
   page: PageRequest,
-): Promise<{ rows: GroupRow[]; total: number }> {
+): Promise<Page<GroupRow> & { total: number }> {
   const words = distinctWords(q.name);
-  const where: Condition[] = [sql<SqlBool>`g.kind = 'team'`, ...(await groupRule(ctx)).where];
-  if (!q.includeArchived) where.push(sql<SqlBool>`g.archived_at is null`);
-  if (words.length > 0)
-    where.push(ctx.search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], q.mode));
-  const { rows, total } = await listPage(ctx, repo.GROUP_SEARCH, where, page, true);
-  return { rows, total: total! };
+  const where: Condition[] = [repo.IS_TEAM, ...(await groupRule(ctx)).where];
+  if (!q.includeArchived) where.push(repo.LIVE);
+  if (words.length > 0) where.push(repo.nameMatches(ctx.search, words, q.mode));
+  const { total, ...found } = await listPage(ctx, repo.GROUP_SEARCH, where, page, true);
+  return { ...found, total: total! };
 }

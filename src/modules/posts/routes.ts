@@ -7,7 +7,6 @@ import { flag, parseExpand } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { loadEntity } from './entities.ts';
 import { presentPosts, presentReaction } from './present.ts';
-import { POST_LIST } from './repository.ts';
 import {
   POST_EXPANSIONS,
   Post,
@@ -69,16 +68,8 @@ export default async function postRoutes(app: App): Promise<void> {
       const expand = parseExpand(query, POST_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const entity = await loadEntity(ctx, query.entityType, query.entityId);
-      const paging = openPaging(
-        cursors,
-        ctx,
-        'posts.list',
-        [entity.type, entity.id],
-        query,
-        POST_LIST.order.arity,
-      );
-      const { rows, total } = await service.listPosts(ctx, entity, paging, flag(query.includeTotal));
-      const page = paging.page(rows, POST_LIST.order.keyOf);
+      const paging = openPaging(cursors, ctx, 'posts.list', [entity.type, entity.id], query);
+      const { total, ...page } = await service.listPosts(ctx, entity, paging, flag(query.includeTotal));
       const data = await presentPosts(ctx, entity, page.data, expand, url);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },
@@ -120,9 +111,8 @@ export default async function postRoutes(app: App): Promise<void> {
       const expand = parseExpand(query, POST_EXPANSIONS);
       const ctx = readContext(database, auth(request));
       const { row: post, entity } = await service.loadVisiblePost(ctx, request.params.id);
-      const paging = openPaging(cursors, ctx, 'posts.replies', post.id, query, POST_LIST.order.arity);
-      const { rows, total } = await service.listReplies(ctx, post, paging, flag(query.includeTotal));
-      const page = paging.page(rows, POST_LIST.order.keyOf);
+      const paging = openPaging(cursors, ctx, 'posts.replies', post.id, query);
+      const { total, ...page } = await service.listReplies(ctx, post, paging, flag(query.includeTotal));
       const data = await presentPosts(ctx, entity, page.data, expand, url);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },

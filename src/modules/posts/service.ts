@@ -2,7 +2,7 @@
 // images, reactions and resolved threads. A post is visible exactly when its entity is.
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { AppError, conflict, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -99,7 +99,7 @@ export async function listPosts(
   entity: Entity,
   page: PageRequest,
   withTotal: boolean,
-): Promise<{ rows: PostRow[]; total?: number }> {
+): Promise<Page<PostRow> & { total?: number }> {
   const where = [repo.threadOf({ entityType: entity.type, entityId: entity.id })];
   return listPage(ctx, repo.POST_LIST, where, page, withTotal);
 }
@@ -110,7 +110,7 @@ export async function listReplies(
   post: PostRow,
   page: PageRequest,
   withTotal: boolean,
-): Promise<{ rows: PostRow[]; total?: number }> {
+): Promise<Page<PostRow> & { total?: number }> {
   return listPage(ctx, repo.POST_LIST, [repo.threadOf({ parentId: post.id })], page, withTotal);
 }
 

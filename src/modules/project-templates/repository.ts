@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import type { Condition } from '../../db/listing.ts';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
 import type { DB, ProjectTemplatesTable } from '../../db/types.ts';
 
@@ -74,21 +75,39 @@ export function findTemplate(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
-export function listTemplates(
-  db: Kysely<DB>,
-  workspaceId: string,
-  where: Condition[],
-  limit: number,
-): Promise<ProjectTemplateRow[]> {
-  let q = db.selectFrom('project_templates as pt').select(COLUMNS).where('pt.workspace_id', '=', workspaceId);
-  for (const c of where) q = q.where(c);
-  return q.orderBy('pt.created_at').orderBy('pt.id').limit(limit).execute();
+/** GET /v1/project-templates: oldest first. */
+export const TEMPLATE_LIST = tableListing(
+  defineOrder<ProjectTemplateRow>([
+    { ref: 'pt.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 'pt.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('project_templates as pt').where('pt.workspace_id', '=', workspaceId),
+  COLUMNS,
+);
+
+/** The filters of template lists, each a condition on TEMPLATE_LIST's rows. */
+export interface TemplateFilter {
+  /** Offered in this area: owned by it, or listing it among its areas. */
+  offeredIn?: string;
+  ownedByAreaId?: string;
+  /** Not deleted. */
+  live?: boolean;
 }
 
-/** Templates offered in an area: owned by it, or listing it among their areas (alias pt). */
-export function offeredIn(areaId: string): Condition {
-  return sql<SqlBool>`(pt.owned_by_area_id = ${areaId} or exists (select 1 from project_template_areas pa
-    where pa.workspace_id = pt.workspace_id and pa.template_id = pt.id and pa.group_id = ${areaId}))`;
+export function templateConditions(f: TemplateFilter): Condition[] {
+  const where: Condition[] = [];
+  if (f.offeredIn) {
+    where.push(sql<SqlBool>`(pt.owned_by_area_id = ${f.offeredIn} or exists (select 1 from project_template_areas pa
+    where pa.workspace_id = pt.workspace_id and pa.template_id = pt.id and pa.group_id = ${f.offeredIn}))`);
+  }
+  if (f.ownedByAreaId) where.push(sql<SqlBool>`pt.owned_by_area_id = ${f.ownedByAreaId}`);
+  if (f.live) where.push(sql<SqlBool>`pt.deleted_at is null`);
+  return where;
+}
+
+/** Templates owned by these areas (the visibility rule; never empty). */
+export function ownedByAreas(ids: string[]): Condition {
+  return sql<SqlBool>`pt.owned_by_area_id in (${sql.join(ids)})`;
 }
 
 export async function areasOf(

@@ -1,10 +1,9 @@
 // Project templates: create-or-update, list, soft delete, and projects made from them (with the
 // tasks of the task templates scoped to them), in their owning area.
 import { randomUUID } from 'node:crypto';
-import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { Condition } from '../../db/listing.ts';
+import { firstRows, groupRowRule, NOTHING } from '../../db/listing.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
@@ -96,18 +95,22 @@ export async function listProjectTemplates(
   q: ProjectTemplateFilter,
 ): Promise<LoadedTemplate[]> {
   const visibility = await groups.groupVisibility(ctx);
-  const where: Condition[] = [];
-  if (!visibility.all) {
-    const visible = [...visibility.visible];
-    where.push(
-      visible.length > 0 ? sql<SqlBool>`pt.owned_by_area_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
-    );
-  }
+  // Templates follow their owning area's visibility.
+  const where = [...groupRowRule(visibility, repo.ownedByAreas).where];
   // An accessible area: one the caller cannot see offers nothing.
-  if (q.areaId) where.push(visibility.visible.has(q.areaId) ? repo.offeredIn(q.areaId) : sql<SqlBool>`1 = 0`);
-  if (q.ownedByAreaId) where.push(sql<SqlBool>`pt.owned_by_area_id = ${q.ownedByAreaId}`);
-  if (!q.includeDeleted) where.push(sql<SqlBool>`pt.deleted_at is null`);
-  const rows = await repo.listTemplates(ctx.db, ctx.workspace.id, where, q.limit);
+  const area = q.areaId && visibility.visible.has(q.areaId) ? q.areaId : undefined;
+  if (q.areaId && !area) where.push(NOTHING);
+  const filter = {
+    offeredIn: area,
+    ownedByAreaId: q.ownedByAreaId,
+    live: !q.includeDeleted,
+  };
+  const rows = await firstRows(
+    ctx,
+    repo.TEMPLATE_LIST,
+    [...where, ...repo.templateConditions(filter)],
+    q.limit,
+  );
   const areas = await areasOf(
     ctx,
     rows.map((r) => r.id),

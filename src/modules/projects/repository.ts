@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
+import { type FieldQuery, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, ProjectsTable } from '../../db/types.ts';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -171,6 +172,37 @@ export const PROJECT_SEARCH = tableListing(
   fromProjects,
   COLUMNS,
 );
+
+/** The filters of project lists and searches, each a condition on the listings' rows (ids lower-case). */
+export interface ProjectFilter {
+  ownerId?: string;
+  statusId?: string;
+  collectionId?: string;
+  /** Not archived. */
+  live?: boolean;
+  /** Changed at or after this instant, in the stored form. */
+  updatedSince?: string;
+}
+
+export function projectConditions(f: ProjectFilter): Condition[] {
+  const where: Condition[] = [];
+  if (f.ownerId) where.push(sql<SqlBool>`p.owner_id = ${f.ownerId}`);
+  if (f.statusId) where.push(sql<SqlBool>`p.status_id = ${f.statusId}`);
+  if (f.collectionId) where.push(sql<SqlBool>`p.collection_id = ${f.collectionId}`);
+  if (f.live) where.push(sql<SqlBool>`p.archived_at is null`);
+  if (f.updatedSince) where.push(sql<SqlBool>`p.updated_at >= ${f.updatedSince}`);
+  return where;
+}
+
+/** Projects owned by one of `ids` (the ownerName field of a search), or null when none can be. */
+export function ownedByAny(ids: string[]): Condition | null {
+  return ids.length > 0 ? sql<SqlBool>`p.owner_id in (${sql.join(ids)})` : null;
+}
+
+/** A text field's words, as a condition on the listings' rows. */
+export function textMatches(search: SearchProvider, query: FieldQuery): Condition {
+  return search.matches(SEARCH_TARGETS.projects, 'p', [query], 'all');
+}
 
 export async function projectIdsWhere(
   db: Kysely<DB>,

@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { type Context, inTransaction, readContext } from '../../context.ts';
-import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
-import { PROJECT_LIST, PROJECT_SEARCH } from './repository.ts';
 import {
   PROJECT_EXPANSIONS,
   ProjectListQuery,
@@ -142,10 +140,8 @@ export default async function projectRoutes(app: App): Promise<void> {
         collectionId: query.collectionId,
         includeArchived: flag(query.includeArchived),
       };
-      const order = PROJECT_LIST.order;
-      const paging = openPaging(cursors, ctx, 'projects.list', filter, query, order.arity);
-      const { rows, total } = await service.listProjects(ctx, filter, paging, flag(query.includeTotal));
-      const page = paging.page(rows, order.keyOf);
+      const paging = openPaging(cursors, ctx, 'projects.list', filter, query);
+      const { total, ...page } = await service.listProjects(ctx, filter, paging, flag(query.includeTotal));
       const data = await presentProjectRows(ctx, page.data, presentation);
       return { ...page, data, ...(total !== undefined ? { total } : {}) };
     },
@@ -176,13 +172,8 @@ export default async function projectRoutes(app: App): Promise<void> {
         includeArchived: flag(query.includeArchived),
         updatedSince: sinceInstant(query.updatedSince),
       } as const;
-      const key = tieredKey(PROJECT_SEARCH.order);
-      const paging = openPaging(cursors, ctx, 'projects.search', search, query, key.arity);
-      const { rows, total } = await service.searchProjects(ctx, search, {
-        limit: paging.limit,
-        start: tieredStart(paging.after),
-      });
-      const page = paging.page(rows, key.keyOf);
+      const paging = openPaging(cursors, ctx, 'projects.search', search, query);
+      const { total, ...page } = await service.searchProjects(ctx, search, paging);
       const data = await presentProjectRows(
         ctx,
         page.data.map((hit) => hit.row),

@@ -1,9 +1,8 @@
 // Operations on projects, each inside the caller's transaction, each writing its event.
 import { randomUUID } from 'node:crypto';
-import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { KeyValue, PageRequest, Tiered } from '../../db/keyset.ts';
+import type { Page, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -325,7 +324,7 @@ export async function projectIdsByName(ctx: Context, nameWords: string[]): Promi
   const rule = await projectVisibility(ctx);
   return repo.projectIdsWhere(ctx.db, ctx.workspace.id, [
     ...rule.where,
-    ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field: 'name', words: nameWords }], 'all'),
+    repo.textMatches(ctx.search, { field: 'name', words: nameWords }),
   ]);
 }
 
@@ -337,13 +336,23 @@ export interface ProjectListFilter {
   includeArchived: boolean;
 }
 
-async function listConditions(ctx: Context, f: ProjectListFilter, list = true): Promise<Condition[]> {
+// `updatedSince`: the search's sync filter, which the list does not take.
+async function listConditions(
+  ctx: Context,
+  f: ProjectListFilter & { updatedSince?: string },
+  list = true,
+): Promise<Condition[]> {
   const where: Condition[] = [...(await projectVisibility(ctx)).where];
   if (f.teamId) where.push(await inTeam(ctx, f.teamId, list));
-  if (f.ownerId) where.push(sql<SqlBool>`p.owner_id = ${f.ownerId.toLowerCase()}`);
-  if (f.statusId) where.push(sql<SqlBool>`p.status_id = ${f.statusId.toLowerCase()}`);
-  if (f.collectionId) where.push(sql<SqlBool>`p.collection_id = ${f.collectionId.toLowerCase()}`);
-  if (!f.includeArchived) where.push(sql<SqlBool>`p.archived_at is null`);
+  where.push(
+    ...repo.projectConditions({
+      ownerId: f.ownerId?.toLowerCase(),
+      statusId: f.statusId?.toLowerCase(),
+      collectionId: f.collectionId?.toLowerCase(),
+      live: !f.includeArchived,
+      updatedSince: f.updatedSince,
+    }),
+  );
   return where;
 }
 
@@ -353,7 +362,7 @@ export async function listProjects(
   f: ProjectListFilter,
   page: PageRequest,
   withTotal: boolean,
-): Promise<{ rows: ProjectRow[]; total?: number }> {
+): Promise<Page<ProjectRow> & { total?: number }> {
   return listPage(ctx, repo.PROJECT_LIST, await listConditions(ctx, f), page, withTotal);
 }
 
@@ -373,18 +382,17 @@ export interface ProjectSearch {
 export async function searchProjects(
   ctx: Context,
   s: ProjectSearch,
-  page: { limit: number; start?: { tier: number; after: KeyValue[] } },
-): Promise<{ rows: Tiered<ProjectRow>[]; total: number }> {
+  page: PageRequest,
+): Promise<Page<Tiered<ProjectRow>> & { total: number }> {
   const fields: (Condition | null)[] = [];
   for (const field of ['name', 'description'] as const) {
     const w = distinctWords(s[field]);
-    if (w.length > 0)
-      fields.push(ctx.search.matches(SEARCH_TARGETS.projects, 'p', [{ field, words: w }], 'all'));
+    if (w.length > 0) fields.push(repo.textMatches(ctx.search, { field, words: w }));
   }
   const ownerWords = distinctWords(s.ownerName);
   if (ownerWords.length > 0) {
     const ids = await users.userIdsByName(ctx, ownerWords);
-    fields.push(ids.length > 0 ? sql<SqlBool>`p.owner_id in (${sql.join(ids)})` : null);
+    fields.push(repo.ownedByAny(ids));
   }
   const teamWords = distinctWords(s.teamName);
   if (teamWords.length > 0) {
@@ -392,7 +400,7 @@ export async function searchProjects(
     const ids = await groups.teamIdsByName(ctx, teamWords);
     fields.push(ids.length > 0 ? repo.hasTeamIn(ids) : null);
   }
-  const where = await listConditions(ctx, { teamId: s.teamId, includeArchived: s.includeArchived }, false);
-  if (s.updatedSince) where.push(sql<SqlBool>`p.updated_at >= ${s.updatedSince}`);
+  const filter = { teamId: s.teamId, includeArchived: s.includeArchived, updatedSince: s.updatedSince };
+  const where = await listConditions(ctx, filter, false);
   return searchPage(ctx, repo.PROJECT_SEARCH, { fields, mode: s.mode, where }, page);
 }

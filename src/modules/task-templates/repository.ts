@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Condition } from '../../db/listing.ts';
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
 import type { DB, TaskTemplatesTable } from '../../db/types.ts';
 
@@ -75,16 +76,40 @@ export function findTemplate(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
-/** Templates meeting every condition (alias tt), oldest first. */
-export function listTemplates(
-  db: Kysely<DB>,
-  workspaceId: string,
-  where: Condition[],
-  limit: number,
-): Promise<TaskTemplateRow[]> {
-  let q = db.selectFrom('task_templates as tt').select(COLUMNS).where('tt.workspace_id', '=', workspaceId);
-  for (const c of where) q = q.where(c);
-  return q.orderBy('tt.created_at').orderBy('tt.id').limit(limit).execute();
+/** GET /v1/task-templates, and the templates a project or a parent makes: oldest first. */
+export const TEMPLATE_LIST = tableListing(
+  defineOrder<TaskTemplateRow>([
+    { ref: 'tt.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 'tt.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('task_templates as tt').where('tt.workspace_id', '=', workspaceId),
+  COLUMNS,
+);
+
+/** The filters of template lists, each a condition on TEMPLATE_LIST's rows. */
+export interface TemplateFilter {
+  areaId?: string;
+  scope?: { type?: 'project_template'; id: string };
+  projectId?: string;
+  parentIds?: string[];
+  /** Not deleted. */
+  live?: boolean;
+}
+
+export function templateConditions(f: TemplateFilter): Condition[] {
+  const where: Condition[] = [];
+  if (f.areaId) where.push(sql<SqlBool>`tt.group_id = ${f.areaId}`);
+  if (f.scope?.type) where.push(sql<SqlBool>`tt.scope_type = ${sql.lit(f.scope.type)}`);
+  if (f.scope) where.push(sql<SqlBool>`tt.scope_id = ${f.scope.id}`);
+  if (f.projectId) where.push(sql<SqlBool>`tt.project_id = ${f.projectId}`);
+  if (f.parentIds) where.push(sql<SqlBool>`tt.parent_task_template_id in (${sql.join(f.parentIds)})`);
+  if (f.live) where.push(sql<SqlBool>`tt.deleted_at is null`);
+  return where;
+}
+
+/** Templates of these areas (the visibility rule; never empty). */
+export function inAreas(ids: string[]): Condition {
+  return sql<SqlBool>`tt.group_id in (${sql.join(ids)})`;
 }
 
 export async function hasChildren(db: Kysely<DB>, workspaceId: string, id: string): Promise<boolean> {

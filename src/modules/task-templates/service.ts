@@ -1,9 +1,8 @@
 // Task templates: create-or-update, list, soft delete, and tasks made from them (in their area).
 import { randomUUID } from 'node:crypto';
-import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { Condition } from '../../db/listing.ts';
+import { firstRows, groupRowRule } from '../../db/listing.ts';
 import type { TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
@@ -96,19 +95,14 @@ export interface TaskTemplateFilter {
 }
 
 export async function listTaskTemplates(ctx: Context, q: TaskTemplateFilter): Promise<TaskTemplateRow[]> {
-  const visibility = await groups.groupVisibility(ctx);
-  const where: Condition[] = [];
-  if (!visibility.all) {
-    const visible = [...visibility.visible];
-    where.push(
-      visible.length > 0 ? sql<SqlBool>`tt.group_id in (${sql.join(visible)})` : sql<SqlBool>`1 = 0`,
-    );
-  }
-  if (q.areaId) where.push(sql<SqlBool>`tt.group_id = ${q.areaId}`);
-  if (q.scopeId) where.push(sql<SqlBool>`tt.scope_id = ${q.scopeId}`);
-  if (q.projectId) where.push(sql<SqlBool>`tt.project_id = ${q.projectId}`);
-  if (!q.includeDeleted) where.push(sql<SqlBool>`tt.deleted_at is null`);
-  return repo.listTemplates(ctx.db, ctx.workspace.id, where, q.limit);
+  const { where } = groupRowRule(await groups.groupVisibility(ctx), repo.inAreas);
+  const filter = {
+    areaId: q.areaId,
+    scope: q.scopeId ? { id: q.scopeId } : undefined,
+    projectId: q.projectId,
+    live: !q.includeDeleted,
+  };
+  return firstRows(ctx, repo.TEMPLATE_LIST, [...where, ...repo.templateConditions(filter)], q.limit);
 }
 
 export function labelIdsOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
@@ -172,15 +166,8 @@ async function prepare(
 /** Child templates (parentTaskTemplateId) of these, live, in creation order. */
 async function childrenOf(ctx: Context, parentIds: string[]): Promise<TaskTemplateRow[]> {
   if (parentIds.length === 0) return [];
-  return repo.listTemplates(
-    ctx.db,
-    ctx.workspace.id,
-    [
-      sql<SqlBool>`tt.parent_task_template_id in (${sql.join(parentIds)})`,
-      sql<SqlBool>`tt.deleted_at is null`,
-    ],
-    1000,
-  );
+  const where = repo.templateConditions({ parentIds, live: true });
+  return firstRows(ctx, repo.TEMPLATE_LIST, where, 1000);
 }
 
 /** Tasks of templates, written together; the first is the answer's. */
@@ -336,14 +323,11 @@ export async function createTasksForProject(
   project: { id: string; created_at: string; start_date: string | null; due_date: string | null },
   at: string,
 ): Promise<MadeTasks<TaskRow[]>> {
-  const scoped = await repo.listTemplates(
-    ctx.db,
-    ctx.workspace.id,
-    [
-      sql<SqlBool>`tt.scope_type = 'project_template'`,
-      sql<SqlBool>`tt.scope_id = ${projectTemplateId}`,
-      sql<SqlBool>`tt.deleted_at is null`,
-    ],
+  const scope = { type: 'project_template', id: projectTemplateId } as const;
+  const scoped = await firstRows(
+    ctx,
+    repo.TEMPLATE_LIST,
+    repo.templateConditions({ scope, live: true }),
     1000,
   );
   // The children of a template left out are left out with it.

@@ -2,6 +2,7 @@
 // assignee and workspace owners and admins. Whoever sees a task may change it; creating one needs a
 // team the caller sees. Not seeing is 404.
 import type { Actor } from '../../context.ts';
+import { seesGroup } from '../../db/listing.ts';
 import type { Visibility } from '../../db/types.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';
 
@@ -18,7 +19,7 @@ export function canSeeTask(
   visibleGroups: { all: boolean; visible: Set<string> },
 ): boolean {
   if (isWorkspaceAdmin(actor)) return true;
-  if (!visibleGroups.all && !visibleGroups.visible.has(task.groupId)) return false;
+  if (!seesGroup(visibleGroups, task.groupId)) return false;
   return task.visibility === 'workspace' || task.createdById === actor.id || task.assignedToId === actor.id;
 }
 

@@ -1,13 +1,20 @@
-import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
-import { tableListing } from '../../db/listing.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
-import { SEARCH_TARGETS, type SearchColumns, taggedIndex } from '../../db/search/index.ts';
+import type { TaggedSource } from '../../db/search/fts5.ts';
+import {
+  type FieldQuery,
+  SEARCH_TARGETS,
+  type SearchColumns,
+  type TsvectorProvider,
+  tag,
+  taggedIndex,
+} from '../../db/search/index.ts';
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
-import { taskTags } from './visibility.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -43,6 +50,97 @@ export const TASK_LIST = tableListing(
   (db, workspaceId) => db.selectFrom('tasks as t').where('t.workspace_id', '=', workspaceId),
   COLUMNS,
 );
+
+function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
+  return db
+    .selectFrom('tasks as t')
+    .select(COLUMNS)
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.seq', 'in', seqs)
+    .execute();
+}
+
+/** SQLite's search of tasks: the tagged index, answering with TASK_LIST's rows (alias t). */
+export const TASK_FTS: TaggedSource<TaskRow> = {
+  target: SEARCH_TARGETS.tasks,
+  listing: TASK_LIST,
+  alias: 't',
+  bySeq: findTasksBySeq,
+};
+
+/** The filters of task searches, each a condition on TASK_LIST's rows (ids lower-case). */
+export interface TaskFilter {
+  /** Not deleted. */
+  live?: boolean;
+  groupId?: string;
+  projectId?: string;
+  statusId?: string;
+  assignedToId?: string;
+  labelId?: string;
+  /** Changed at or after this instant, in the stored form. */
+  updatedSince?: string;
+}
+
+export function taskConditions(f: TaskFilter): Condition[] {
+  const where: Condition[] = [];
+  if (f.live) where.push(sql<SqlBool>`t.deleted_at is null`);
+  if (f.groupId) where.push(sql<SqlBool>`t.group_id = ${f.groupId}`);
+  if (f.projectId) where.push(sql<SqlBool>`t.project_id = ${f.projectId}`);
+  if (f.statusId) where.push(sql<SqlBool>`t.status_id = ${f.statusId}`);
+  if (f.assignedToId) where.push(sql<SqlBool>`t.assigned_to_id = ${f.assignedToId}`);
+  if (f.labelId) {
+    where.push(sql<SqlBool>`exists (select 1 from task_label_links l where l.workspace_id = t.workspace_id
+      and l.task_id = t.id and l.label_id = ${f.labelId})`);
+  }
+  if (f.updatedSince) where.push(sql<SqlBool>`t.updated_at >= ${f.updatedSince}`);
+  return where;
+}
+
+/** Tasks related to one of `ids` (a related-name field of a search), or null when none can be. */
+export function relatedTo(
+  column: 'project_id' | 'group_id' | 'assigned_to_id',
+  ids: string[],
+): Condition | null {
+  return ids.length > 0 ? sql<SqlBool>`${sql.ref(`t.${column}`)} in (${sql.join(ids)})` : null;
+}
+
+/** A text field's words, on PostgreSQL (SQLite searches tasks with TASK_FTS). */
+export function textMatches(search: TsvectorProvider, query: FieldQuery): Condition {
+  return search.matches(SEARCH_TARGETS.tasks, 't', [query], 'all');
+}
+
+/** Tasks of these groups (the visibility rule; never empty). */
+export function inGroups(ids: string[]): Condition {
+  return sql<SqlBool>`t.group_id in (${sql.join(ids)})`;
+}
+
+/** Tasks open to the workspace, or private ones `userId` created or is assigned (the visibility rule). */
+export function openTo(userId: string): Condition {
+  return sql<SqlBool>`(t.visibility = 'workspace' or t.created_by_id = ${userId} or t.assigned_to_id = ${userId})`;
+}
+
+/**
+ * A task's filter tokens in SQLite's search index (db/search/fts5.ts): its rare states and its
+ * relations. The visibility rule's exclusions (visibility.ts) and the search's filters (search.ts)
+ * name them through these same builders, so that what is written and what is asked cannot drift.
+ */
+export const TASK_TAGS = {
+  group: (id: string) => tag('g', id),
+  project: (id: string) => tag('p', id),
+  creator: (id: string) => tag('c', id),
+  assignee: (id: string) => tag('a', id),
+  deleted: 'dead',
+  private: 'vprivate',
+};
+
+function taskTags(row: TaskRow): string[] {
+  const tags = [TASK_TAGS.group(row.group_id), TASK_TAGS.creator(row.created_by_id)];
+  if (row.deleted_at !== null) tags.push(TASK_TAGS.deleted);
+  if (row.visibility === 'private') tags.push(TASK_TAGS.private);
+  if (row.project_id) tags.push(TASK_TAGS.project(row.project_id));
+  if (row.assigned_to_id) tags.push(TASK_TAGS.assignee(row.assigned_to_id));
+  return tags;
+}
 
 /** The tasks' search index: words of the name and description, and the tags of the visibility rule. */
 export const TASK_INDEX = taggedIndex<TaskRow>(
@@ -153,16 +251,6 @@ export function findTasksByIds(db: Kysely<DB>, workspaceId: string, ids: string[
     .execute();
 }
 
-export function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
-  if (seqs.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('tasks as t')
-    .select(COLUMNS)
-    .where('t.workspace_id', '=', workspaceId)
-    .where('t.seq', 'in', seqs)
-    .execute();
-}
-
 export async function labelIdsOf(
   db: Kysely<DB>,
   workspaceId: string,
@@ -214,44 +302,6 @@ export async function countByStatus(
     .groupBy('status_id')
     .execute();
   return new Map(rows.map((r) => [r.status_id, Number(r.n)]));
-}
-
-/**
- * FTS5 (tagged): the seqs of up to n matches after afterSeq, newest change first. Conditions on the
- * task itself (`where`, alias t: the sync filters, which the index does not carry) join the table.
- */
-export async function ftsPage(
-  db: Kysely<DB>,
-  match: string,
-  afterSeq: number | undefined,
-  n: number,
-  where: RawBuilder<SqlBool>[] = [],
-): Promise<number[]> {
-  const after = afterSeq === undefined ? sql`` : sql`and tasks_fts.rowid < ${afterSeq}`;
-  const { rows } = await sql<{ rowid: number }>`select tasks_fts.rowid as rowid from tasks_fts
-    ${withTasks(where)} where tasks_fts match ${match} ${after} ${alsoWhere(where)}
-    order by tasks_fts.rowid desc limit ${n}`.execute(db);
-  return rows.map((r) => Number(r.rowid));
-}
-
-export async function ftsCount(
-  db: Kysely<DB>,
-  match: string,
-  where: RawBuilder<SqlBool>[] = [],
-): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from tasks_fts ${withTasks(where)}
-    where tasks_fts match ${match} ${alsoWhere(where)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
-
-// The tasks themselves are joined (alias t) only when a condition needs them: the index alone answers
-// the rest. Every rowid above is qualified, since tasks has a rowid of its own.
-function withTasks(where: RawBuilder<SqlBool>[]) {
-  return where.length === 0 ? sql`` : sql`join tasks t on t.seq = tasks_fts.rowid`;
-}
-
-function alsoWhere(where: RawBuilder<SqlBool>[]) {
-  return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
 }
 
 /** Tasks in these groups (deleted too unless liveOnly). */

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
-import { tieredKey, tieredStart } from '../../db/keyset.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
@@ -9,7 +8,6 @@ import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
 import { runBatch } from './batch.ts';
 import { presentTasks } from './present.ts';
-import { TASK_LIST } from './repository.ts';
 import {
   TASK_EXPANSIONS,
   TaskBatchBody,
@@ -112,13 +110,8 @@ export default async function taskRoutes(app: App): Promise<void> {
         updatedSince: sinceInstant(query.updatedSince),
         includeDeleted: flag(query.includeDeleted),
       } as const;
-      const key = tieredKey(TASK_LIST.order);
-      const paging = openPaging(cursors, ctx, 'tasks.search', search, query, key.arity);
-      const { rows, total } = await searchTasks(ctx, search, {
-        limit: paging.limit,
-        start: tieredStart(paging.after),
-      });
-      const page = paging.page(rows, key.keyOf);
+      const paging = openPaging(cursors, ctx, 'tasks.search', search, query);
+      const { total, ...page } = await searchTasks(ctx, search, paging);
       const data = await presentTasks(
         ctx,
         page.data.map((hit) => hit.row),

@@ -2,20 +2,18 @@
 // a tier most recently changed first, which is seq order. SQLite answers text queries from the tagged
 // FTS5 index alone; PostgreSQL, and SQLite without text, go through the list-and-search kit with SQL
 // conditions. Both apply the same visibility rule (visibility.ts).
-import { type SqlBool, sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { counterSum, counterValue } from '../../db/counters.ts';
-import type { KeyValue, Tiered } from '../../db/keyset.ts';
+import { type Page, type PageRequest, type Tiered, tieredKey, tieredStart } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { expandPrefixes, type TaggedField, taggedMatch } from '../../db/search/fts5.ts';
-import { type MatchMode, SEARCH_TARGETS, tag } from '../../db/search/index.ts';
-import { pageTiers, tiersFor } from '../../db/search/tiers.ts';
+import type { Fts5Provider, MatchMode } from '../../db/search/index.ts';
+import { pageTiers } from '../../db/search/tiers.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import { pairCounter, projectCounter, teamCounter } from './counts.ts';
-import type { TaskRow } from './repository.ts';
+import type { TaskFilter, TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { DELETED_COUNTER, TASK_COUNTER } from './service.ts';
 import { type TaskRule, taskVisibility } from './visibility.ts';
@@ -38,26 +36,25 @@ export interface TaskSearch {
   includeDeleted: boolean;
 }
 
-/** The sync filters as conditions on tasks (alias t); none of them is in the tagged FTS5 index. */
-function syncConditions(s: TaskSearch): Condition[] {
-  const where: Condition[] = [];
-  if (s.statusId) where.push(sql<SqlBool>`t.status_id = ${s.statusId.toLowerCase()}`);
-  if (s.assignedToId) where.push(sql<SqlBool>`t.assigned_to_id = ${s.assignedToId.toLowerCase()}`);
-  if (s.labelId) {
-    where.push(sql<SqlBool>`exists (select 1 from task_label_links l where l.workspace_id = t.workspace_id
-      and l.task_id = t.id and l.label_id = ${s.labelId.toLowerCase()})`);
-  }
-  if (s.updatedSince) where.push(sql<SqlBool>`t.updated_at >= ${s.updatedSince}`);
-  return where;
+const lower = (id: string | undefined) => id?.toLowerCase();
+
+/** The sync filters; none of them is in the tagged FTS5 index. */
+function syncFilter(s: TaskSearch): TaskFilter {
+  return {
+    statusId: lower(s.statusId),
+    assignedToId: lower(s.assignedToId),
+    labelId: lower(s.labelId),
+    updatedSince: s.updatedSince,
+  };
 }
 
-export interface TaskPage {
-  rows: Tiered<TaskRow>[];
-  total: number;
-}
+export type TaskPage = Page<Tiered<TaskRow>> & { total: number };
 
-type PageStart = { tier: number; after: KeyValue[] } | undefined;
-type Related = { column: 'project_id' | 'group_id' | 'assigned_to_id'; kind: string; ids: string[] };
+type Related = {
+  column: 'project_id' | 'group_id' | 'assigned_to_id';
+  tagOf: (id: string) => string;
+  ids: string[];
+};
 type TextField = { field: 'name' | 'description'; words: string[] };
 
 /**
@@ -72,49 +69,47 @@ async function fieldsOf(ctx: Context, s: TaskSearch) {
   }
   const related: Related[] = [];
   const lookups = [
-    [s.projectName, 'project_id', 'p', projects.projectIdsByName],
-    [s.teamName, 'group_id', 'g', groups.teamIdsByName],
-    [s.assigneeName, 'assigned_to_id', 'a', users.userIdsByName],
+    [s.projectName, 'project_id', repo.TASK_TAGS.project, projects.projectIdsByName],
+    [s.teamName, 'group_id', repo.TASK_TAGS.group, groups.teamIdsByName],
+    [s.assigneeName, 'assigned_to_id', repo.TASK_TAGS.assignee, users.userIdsByName],
   ] as const;
-  for (const [value, column, kind, lookup] of lookups) {
+  for (const [value, column, tagOf, lookup] of lookups) {
     const words = distinctWords(value);
-    if (words.length > 0) related.push({ column, kind, ids: await lookup(ctx, words) });
+    if (words.length > 0) related.push({ column, tagOf, ids: await lookup(ctx, words) });
   }
   return { text, related };
 }
 
-export async function searchTasks(
-  ctx: Context,
-  s: TaskSearch,
-  page: { limit: number; start: PageStart },
-): Promise<TaskPage> {
+export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest): Promise<TaskPage> {
   const [{ text, related }, rule] = await Promise.all([fieldsOf(ctx, s), taskVisibility(ctx)]);
-  if (ctx.search.kind === 'fts5' && text.length + related.length > 0)
-    return searchFts(ctx, s, rule, text, related, page);
-  const fields: (Condition | null)[] = related.map((r) =>
-    r.ids.length > 0 ? sql<SqlBool>`${sql.ref(`t.${r.column}`)} in (${sql.join(r.ids)})` : null,
-  );
-  // Text conditions on SQL: only PostgreSQL gets here with text (SQLite's tasks are a tagged target).
   const search = ctx.search;
-  if (search.kind === 'tsvector')
-    fields.unshift(...text.map((q) => search.matches(SEARCH_TARGETS.tasks, 't', [q], 'all')));
-  const where: Condition[] = [...rule.where];
-  if (!s.includeDeleted) where.push(sql<SqlBool>`t.deleted_at is null`);
-  if (s.teamId) where.push(sql<SqlBool>`t.group_id = ${s.teamId.toLowerCase()}`);
-  if (s.projectId) where.push(sql<SqlBool>`t.project_id = ${s.projectId.toLowerCase()}`);
-  const sync = syncConditions(s);
-  where.push(...sync);
+  if (search.kind === 'fts5' && text.length + related.length > 0)
+    return searchFts(search, ctx, s, rule, text, related, page);
+  const fields = related.map((r) => repo.relatedTo(r.column, r.ids));
+  // Text conditions on SQL: only PostgreSQL gets here with text (SQLite's tasks are a tagged target).
+  if (search.kind === 'tsvector') fields.unshift(...text.map((q) => repo.textMatches(search, q)));
+  const sync = repo.taskConditions(syncFilter(s));
+  const where: Condition[] = [
+    ...rule.where,
+    ...repo.taskConditions({
+      live: !s.includeDeleted,
+      groupId: lower(s.teamId),
+      projectId: lower(s.projectId),
+    }),
+    ...sync,
+  ];
   // Without text, the page is one index walk and the total, where it can be, comes from counters:
   // every visible task, or one team's or one project's.
   const counted = fields.length === 0 && sync.length === 0 ? counterTotal(ctx, rule, s) : undefined;
   if (counted) {
+    const order = repo.TASK_LIST.order;
     const [rows, total] = await Promise.all([
-      pageTiers(['all'], page.start, page.limit, (_tier, after, n) =>
+      pageTiers(['all'], tieredStart(order, page), page.limit, (_tier, after, n) =>
         repo.TASK_LIST.page(ctx.db, ctx.workspace.id, where, after, n),
       ),
       counted,
     ]);
-    return { rows, total };
+    return { ...page.cut(rows, tieredKey(order)), total };
   }
   return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
 }
@@ -160,58 +155,23 @@ function counterTotal(ctx: Context, rule: TaskRule, s: TaskSearch): Promise<numb
 }
 
 /** SQLite with text: the tagged FTS5 query answers the page and the total without touching the table. */
-async function searchFts(
+function searchFts(
+  search: Fts5Provider,
   ctx: Context,
   s: TaskSearch,
   rule: TaskRule,
   text: TextField[],
   related: Related[],
-  page: { limit: number; start: PageStart },
+  page: PageRequest,
 ): Promise<TaskPage> {
-  const sync = syncConditions(s);
-  const expanded = await Promise.all(
-    text.map(async (t) => ({
-      ...t,
-      terms: await expandPrefixes(ctx.db, SEARCH_TARGETS.tasks, ctx.workspace.code, t.words),
-    })),
-  );
-  const fields: TaggedField[] = [
-    ...expanded,
-    ...related.map((r) => ({ tags: r.ids.map((id) => tag(r.kind, id)) })),
-  ];
   const exclude = [...rule.exclude];
-  if (!s.includeDeleted) exclude.push({ tag: 'dead' });
+  if (!s.includeDeleted) exclude.push({ tag: repo.TASK_TAGS.deleted });
   const require: string[][] = [];
-  if (s.teamId) require.push([tag('g', s.teamId.toLowerCase())]);
-  if (s.projectId) require.push([tag('p', s.projectId.toLowerCase())]);
-  const query = { workspaceCode: ctx.workspace.code, fields, mode: s.mode, require, exclude };
-
-  const found = await pageTiers(
-    tiersFor(s.mode, fields.length),
-    page.start,
-    page.limit,
-    async (tier, after, n) => {
-      const match = taggedMatch(query, tier);
-      return match
-        ? repo.ftsPage(ctx.db, match, after === undefined ? undefined : Number(after[0]), n, sync)
-        : [];
-    },
-  );
-  const bySeq = new Map(
-    (
-      await repo.findTasksBySeq(
-        ctx.db,
-        ctx.workspace.id,
-        found.map((f) => f.row),
-      )
-    ).map((r) => [Number(r.seq), r]),
-  );
-  const rows = found.flatMap(({ row: seq, tier }) => {
-    const row = bySeq.get(seq);
-    return row ? [{ row, tier }] : [];
-  });
-  const all = taggedMatch(query, 'matching');
-  return { rows, total: all ? await repo.ftsCount(ctx.db, all, sync) : 0 };
+  if (s.teamId) require.push([repo.TASK_TAGS.group(s.teamId.toLowerCase())]);
+  if (s.projectId) require.push([repo.TASK_TAGS.project(s.projectId.toLowerCase())]);
+  const fields = [...text, ...related.map((r) => ({ tags: r.ids.map(r.tagOf) }))];
+  const where = repo.taskConditions(syncFilter(s));
+  return search.taggedPage(ctx, repo.TASK_FTS, { fields, mode: s.mode, require, exclude, where }, page);
 }
 
 /**

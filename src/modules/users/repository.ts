@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
+import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, UsersTable } from '../../db/types.ts';
 
 const USER_COLUMNS = [
@@ -114,6 +115,11 @@ export async function updateUser(db: Kysely<DB>, workspaceId: string, id: string
 }
 
 /** Ids of the workspace's users meeting `condition` (on alias u). */
+/** Users whose name matches every word, as a condition for userIdsWhere. */
+export function nameMatches(search: SearchProvider, words: string[]): RawBuilder<SqlBool> {
+  return search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all');
+}
+
 export async function userIdsWhere(
   db: Kysely<DB>,
   workspaceId: string,

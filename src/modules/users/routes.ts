@@ -5,7 +5,6 @@ import { openPaging } from '../../http/cursor.ts';
 import { invalid } from '../../http/errors.ts';
 import { errors, Page } from '../../http/schemas.ts';
 import { presentMe, presentUser } from './present.ts';
-import { USER_LIST } from './repository.ts';
 import { Me, User, UserListQuery, UserUpsertBody } from './schema.ts';
 import * as service from './service.ts';
 
@@ -67,9 +66,8 @@ export default async function userRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const order = USER_LIST.order;
-      const paging = openPaging(cursors, ctx, 'users.list', null, request.query, order.arity);
-      const page = paging.page(await service.listUsers(ctx, paging), order.keyOf);
+      const paging = openPaging(cursors, ctx, 'users.list', null, request.query);
+      const page = await service.listUsers(ctx, paging);
       return { ...page, data: page.data.map(presentUser) };
     },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
@@ -122,8 +122,8 @@ export async function getMe(ctx: Context): Promise<UserRow> {
 }
 
 /** GET /v1/users: the directory the caller sees (docs/api.md), oldest first. */
-export async function listUsers(ctx: Context, page: PageRequest): Promise<UserRow[]> {
-  return (await listPage(ctx, repo.USER_LIST, directory(ctx), page, false)).rows;
+export function listUsers(ctx: Context, page: PageRequest): Promise<Page<UserRow>> {
+  return listPage(ctx, repo.USER_LIST, directory(ctx), page, false);
 }
 
 /** The caller's directory as conditions on alias u: everyone, or for a guest its groups' people. */
@@ -138,11 +138,7 @@ export function usersByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]
 
 /** Ids of this workspace's users whose name matches every word (assigneeName, ownerName). */
 export function userIdsByName(ctx: Context, words: string[]): Promise<string[]> {
-  return repo.userIdsWhere(
-    ctx.db,
-    ctx.workspace.id,
-    ctx.search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all'),
-  );
+  return repo.userIdsWhere(ctx.db, ctx.workspace.id, repo.nameMatches(ctx.search, words));
 }
 
 export function findUserByEmail(

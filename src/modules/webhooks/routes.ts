@@ -6,7 +6,6 @@ import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { Empty, errors, Page } from '../../http/schemas.ts';
 import { presentDelivery, presentSubscription } from './present.ts';
-import { DELIVERY_LIST, SUBSCRIPTION_LIST } from './repository.ts';
 import {
   DeliveryParams,
   SubscriptionParams,
@@ -73,9 +72,8 @@ export default async function webhookRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const order = SUBSCRIPTION_LIST.order;
-      const paging = openPaging(cursors, ctx, 'webhooks.list', null, request.query, order.arity);
-      const page = paging.page(await service.listSubscriptions(ctx, paging), order.keyOf);
+      const paging = openPaging(cursors, ctx, 'webhooks.list', null, request.query);
+      const page = await service.listSubscriptions(ctx, paging);
       return { ...page, data: page.data.map(presentSubscription) };
     },
   );
@@ -128,17 +126,9 @@ export default async function webhookRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      const order = DELIVERY_LIST.order;
       // A cursor of one subscription's log is not another's.
-      const paging = openPaging(
-        cursors,
-        ctx,
-        'webhooks.deliveries',
-        request.params.id,
-        request.query,
-        order.arity,
-      );
-      const page = paging.page(await service.listDeliveries(ctx, request.params.id, paging), order.keyOf);
+      const paging = openPaging(cursors, ctx, 'webhooks.deliveries', request.params.id, request.query);
+      const page = await service.listDeliveries(ctx, request.params.id, paging);
       return { ...page, data: page.data.map(presentDelivery) };
     },
   );

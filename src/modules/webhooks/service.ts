@@ -2,7 +2,7 @@
 // Delivery itself is the worker's (events/worker.ts, through queue.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Context, now } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { EVENT_TYPES } from '../../events/outbox.ts';
 import { checkHookUrl, HookUrlError } from '../../events/ssrf.ts';
@@ -90,14 +90,18 @@ export async function unsubscribe(ctx: Context, ref: string): Promise<void> {
 }
 
 /** The caller's own subscriptions, oldest first. */
-export async function listSubscriptions(ctx: Context, page: PageRequest): Promise<SubscriptionRow[]> {
-  return (await listPage(ctx, repo.SUBSCRIPTION_LIST, [repo.createdBy(ctx.actor.id)], page, false)).rows;
+export function listSubscriptions(ctx: Context, page: PageRequest): Promise<Page<SubscriptionRow>> {
+  return listPage(ctx, repo.SUBSCRIPTION_LIST, [repo.createdBy(ctx.actor.id)], page, false);
 }
 
 /** A subscription's delivery attempts, newest first. */
-export async function listDeliveries(ctx: Context, ref: string, page: PageRequest): Promise<DeliveryRow[]> {
+export async function listDeliveries(
+  ctx: Context,
+  ref: string,
+  page: PageRequest,
+): Promise<Page<DeliveryRow>> {
   const sub = await loadSubscription(ctx, ref);
-  return (await listPage(ctx, repo.DELIVERY_LIST, [repo.ofSubscription(sub.id)], page, false)).rows;
+  return listPage(ctx, repo.DELIVERY_LIST, [repo.ofSubscription(sub.id)], page, false);
 }
 
 /**
