@@ -130,7 +130,7 @@ export function startWorker(options: WorkerOptions): Worker {
     const auth = await actingAs(db, sub.workspace_id, sub.created_by_id);
     if (!auth) {
       // The creator is gone: nothing of theirs is delivered any more.
-      await queue.record(db, sub, owner, now(), null, {
+      await queue.record(database, sub, owner, now(), null, {
         state: 'disabled',
         disabled_reason: 'creator_removed',
         disabled_at: now(),
@@ -158,7 +158,7 @@ export function startWorker(options: WorkerOptions): Worker {
       // A replay that gets through brings a disabled subscription back, from where it stopped.
       const revive: Partial<SubscriptionRow> = ok && sub.state === 'disabled' ? queue.IN_GOOD_STANDING : {};
       const attempt = attemptOf(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
-      if (!(await queue.record(db, sub, owner, at, attempt, revive))) return;
+      if (!(await queue.record(database, sub, owner, at, attempt, revive))) return;
       await queue.dropReplay(db, sub, replay.id);
       sub = { ...sub, ...revive };
     }
@@ -175,7 +175,7 @@ export function startWorker(options: WorkerOptions): Worker {
         failing_since: null,
         next_attempt_at: null,
       };
-      const held = await queue.record(db, sub, owner, now(), done, changes);
+      const held = await queue.record(database, sub, owner, now(), done, changes);
       sub = { ...sub, ...changes };
       done = [];
       return held;
@@ -210,7 +210,7 @@ export function startWorker(options: WorkerOptions): Worker {
           }
           if (outcome.status === 410) {
             log.info({ subscription: sub.id }, 'webhook receiver answered 410: subscription removed');
-            await queue.remove(db, sub);
+            await queue.remove(database, sub);
             return;
           }
           if (!(await flush())) return;
@@ -246,7 +246,7 @@ export function startWorker(options: WorkerOptions): Worker {
     if (givesUp(failingSince, at)) {
       log.warn({ subscription: sub.id }, 'webhook failing for 3 days: subscription disabled');
       await queue.record(
-        db,
+        database,
         sub,
         owner,
         at,
@@ -262,10 +262,17 @@ export function startWorker(options: WorkerOptions): Worker {
       return;
     }
     const next = new Date(Date.parse(at) + backoffMs(attemptNo, outcome.retryAfter)).toISOString();
-    await queue.record(db, sub, owner, at, attemptOf(event.id, event.type, attemptNo, false, outcome, next), {
-      ...base,
-      next_attempt_at: next,
-    });
+    await queue.record(
+      database,
+      sub,
+      owner,
+      at,
+      attemptOf(event.id, event.type, attemptNo, false, outcome, next),
+      {
+        ...base,
+        next_attempt_at: next,
+      },
+    );
   }
 
   async function prune(): Promise<void> {

@@ -1,10 +1,11 @@
 // Webhook subscriptions (docs/decisions.md §7): subscribe, list, remove, read the delivery log, replay.
 // Delivery itself is the worker's (events/worker.ts, through queue.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Context, now } from '../../context.ts';
+import { afterCommit, type Context, now } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { EVENT_TYPES } from '../../events/outbox.ts';
+import { eventsCommitted } from '../../events/signal.ts';
 import { checkHookUrl, HookUrlError } from '../../events/ssrf.ts';
 import { head } from '../../events/stream.ts';
 import { invalid, notFound } from '../../http/errors.ts';
@@ -123,5 +124,7 @@ export async function retryDelivery(
     event_id: delivery.event_id,
     created_at: at,
   });
+  // Once committed, the worker of this process has work: the replay goes ahead of the stream.
+  afterCommit(ctx, eventsCommitted);
   return { eventId: delivery.event_id, queuedAt: at };
 }
