@@ -1,4 +1,4 @@
-// The webhook module's operations for the delivery worker (events/worker.ts): leasing due
+// The webhook module's operations for the delivery worker (worker.ts): leasing due
 // subscriptions and recording what became of each attempt. Each change is conditional on this process
 // still holding the subscription's lease, so two processes never both move one subscription.
 import { randomUUID } from 'node:crypto';

@@ -1,22 +1,22 @@
 // The webhook worker (docs/decisions.md §7), inside the server process or alone (`cairn worker`). It leases
-// subscriptions that have work (webhooks/queue.ts) and delivers each one's events in stream order, one
+// subscriptions that have work (queue.ts) and delivers each one's events in stream order, one
 // at a time, with up to `concurrency` subscriptions at once, so a slow or dead endpoint holds up only
 // its own subscriptions. It wakes on this process's commits (events/signal.ts), on NOTIFY from other
 // processes (PostgreSQL), and once a second for retries that come due.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import { contextOf, now } from '../context.ts';
-import type { Database } from '../db/index.ts';
-import type { SubscriptionRow } from '../modules/webhooks/queue.ts';
-import * as queue from '../modules/webhooks/queue.ts';
-import { actingAs } from '../modules/workspaces/service.ts';
+import type { Config } from '../../config.ts';
+import { contextOf, now } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { eventBody } from '../../events/feed.ts';
+import { entityKey, renderEntities } from '../../events/render.ts';
+import { onEventsCommitted } from '../../events/signal.ts';
+import { type EventRow, findEvent, type Position, readEvents } from '../../events/stream.ts';
+import { actingAs } from '../workspaces/service.ts';
 import { createDeliverer, type Deliverer, type Outcome } from './deliver.ts';
-import { eventBody } from './feed.ts';
-import { entityKey, renderEntities } from './render.ts';
+import type { SubscriptionRow } from './queue.ts';
+import * as queue from './queue.ts';
 import { backoffMs, givesUp } from './schedule.ts';
-import { onEventsCommitted } from './signal.ts';
-import { type EventRow, findEvent, type Position, readEvents } from './stream.ts';
 
 export interface WorkerOptions {
   database: Database;
