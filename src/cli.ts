@@ -3,13 +3,13 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { contextOf } from './context.ts';
+import { inTransaction } from './context.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startWebhookWorker } from './events/worker.ts';
 import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
 import { issueTokenForEmail } from './modules/api-tokens/service.ts';
+import { startWebhookWorker } from './modules/webhooks/worker.ts';
 import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
 import { seed } from './seed/seed.ts';
 import { transfer } from './transfer/command.ts';
@@ -114,9 +114,7 @@ async function main(argv: string[]): Promise<void> {
       await migrateToLatest(database);
       const owner = await workspaceOwner(database, values.workspace);
       if (!owner) fail(values.workspace ? `no workspace ${values.workspace}` : 'no workspace yet', 2);
-      const issued = await database.db
-        .transaction()
-        .execute((trx) => issueTokenForEmail(contextOf(database, owner, trx), email, name));
+      const issued = await inTransaction(database, owner, (ctx) => issueTokenForEmail(ctx, email, name));
       if (!issued) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
       process.stdout.write(`${JSON.stringify({ token: issued.token, id: issued.row.id })}\n`);
     } finally {

@@ -2,12 +2,12 @@
 // and in which workspace. Services never read HTTP state; routes build this from the authenticated
 // request.
 import type { Kysely } from 'kysely';
-import { retrying } from './db/errors.ts';
+import { isRetryable } from './db/errors.ts';
 import { type ClaimRef, markCommitted } from './db/idempotency.ts';
 import type { Database, Dialect } from './db/index.ts';
 import type { SearchProvider } from './db/search/index.ts';
+import { type Transaction, transaction } from './db/transaction.ts';
 import type { DB, WorkspaceRole } from './db/types.ts';
-import { eventsCommitted } from './events/signal.ts';
 import { type Expected, type IfMatch, ifMatchOf, settleIfMatch } from './preconditions.ts';
 
 export interface Actor {
@@ -40,6 +40,8 @@ export interface Context extends Auth {
   ifMatch?: IfMatch;
   dialect: Dialect;
   search: SearchProvider;
+  /** The transaction `db` belongs to, for savepoints and after-commit hooks; none in a read context. */
+  tx?: Transaction;
 }
 
 export function now(): string {
@@ -59,19 +61,22 @@ export function changedAt(previous: string | Date, at: string = now()): string {
 }
 
 /**
- * The one way a Context is made, for requests, batch entries (db: the entry's savepoint), the CLI and
- * seeding: `db` is the transaction the work runs in, or the database itself for plain reads.
+ * The one way a Context is made: `tx` is the transaction the work runs in (inTransaction, inSavepoint);
+ * without one, `db` is the database itself, for plain reads.
  */
-export function contextOf(database: Database, auth: Auth, db: Kysely<DB> = database.db): Context {
-  return { ...auth, db, dialect: database.dialect, search: database.search };
+export function contextOf(database: Database, auth: Auth, tx?: Transaction): Context {
+  const base = { ...auth, dialect: database.dialect, search: database.search };
+  return tx ? { ...base, db: tx.db, tx } : { ...base, db: database.db };
 }
 
 /**
- * Runs `fn` in one transaction: it commits when fn resolves and rolls back when it throws. A deadlock
- * or serialization failure (PostgreSQL) runs the whole of `fn` again in a new transaction, a bounded
- * number of times (db/errors.ts), so `fn` must do nothing outside the database that it cannot repeat.
+ * Runs `fn` in one transaction for a request (db/transaction.ts): it commits when fn resolves and rolls
+ * back when it throws. A deadlock or serialization failure (PostgreSQL) runs the whole of `fn` again in
+ * a new transaction, a bounded number of times, so `fn` must do nothing outside the database that it
+ * cannot repeat (what must follow the commit goes to `afterCommit`).
  * A request's If-Match must have been compared with the row it changes before anything commits
- * (preconditions.ts): a write that compared nothing, such as a create, is 412 and rolled back.
+ * (preconditions.ts): a write that compared nothing, such as a create, is 412 and rolled back. A route
+ * that refuses If-Match (the batch) has none to settle.
  * Each attempt starts with the request's memos forgotten (forgetRequestMemos).
  */
 export function inTransaction<T>(
@@ -79,27 +84,45 @@ export function inTransaction<T>(
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return retrying(() => {
+  return transaction(database, async (tx) => {
     forgetRequestMemos(auth.actor);
-    return database.db.transaction().execute(async (trx) => {
-      const ctx: Context = { ...contextOf(database, auth, trx), ifMatch: ifMatchOf(auth.expected) };
-      const result = await fn(ctx);
-      settleIfMatch(ctx);
-      await committing(trx, auth);
-      return result;
-    });
-  }).then((result) => {
-    // Whatever it wrote is committed: the webhook worker of this process may have work.
-    eventsCommitted();
+    const ctx: Context = { ...contextOf(database, auth, tx), ifMatch: ifMatchOf(auth.expected) };
+    const result = await fn(ctx);
+    settleIfMatch(ctx);
+    await committing(tx.db, auth);
     return result;
   });
+}
+
+/**
+ * Runs `fn` behind a savepoint of ctx's transaction: when it throws, what it wrote is rolled back alone
+ * and the error goes on, while the transaction goes on. The rollback gave back the locks the unit took,
+ * so the memos read under them are forgotten too.
+ */
+export async function inSavepoint<T>(ctx: Context, fn: (ctx: Context) => Promise<T>): Promise<T> {
+  if (!ctx.tx) throw new Error('a savepoint needs a transaction');
+  try {
+    return await ctx.tx.savepoint((tx) => fn({ ...ctx, db: tx.db, tx }));
+  } catch (error) {
+    if (!isRetryable(error)) forgetRequestMemos(ctx.actor);
+    throw error;
+  }
+}
+
+/**
+ * Runs `hook` once what ctx wrote has committed (db/transaction.ts `afterCommit`); at once outside a
+ * transaction, where each statement commits by itself.
+ */
+export function afterCommit(ctx: Pick<Context, 'tx'>, hook: () => void): void {
+  if (ctx.tx) ctx.tx.afterCommit(hook);
+  else hook();
 }
 
 /**
  * The last write of every request transaction: an idempotent request's key is marked committed with
  * the change, so that a retry can tell "never happened" from "happened, answer lost".
  */
-export async function committing(trx: Kysely<DB>, auth: Auth): Promise<void> {
+async function committing(trx: Kysely<DB>, auth: Auth): Promise<void> {
   if (auth.idempotency) await markCommitted(trx, auth.idempotency, now());
 }
 

@@ -2,7 +2,7 @@
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { startWebhookWorker, type Worker } from './events/worker.ts';
+import { startWebhookWorker, type Worker } from './modules/webhooks/worker.ts';
 import { prepare } from './prepare.ts';
 
 function fail(message: string): never {

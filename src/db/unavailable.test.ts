@@ -10,7 +10,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { type App, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { startWebhookWorker } from '../events/worker.ts';
+import { startWebhookWorker } from '../modules/webhooks/worker.ts';
 import { createWorkspace } from '../modules/workspaces/service.ts';
 import { client, onPostgres, problem, setup } from '../test/helpers.ts';
 import { startReceiver } from '../test/receiver.ts';

@@ -2,7 +2,8 @@
 // change itself, so an event exists exactly when the change committed. The webhook worker reads these rows
 // and delivers them; the payload is rendered at delivery time from the entity as GET returns it.
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../context.ts';
+import { afterCommit, type Context } from '../context.ts';
+import { eventsCommitted } from './signal.ts';
 
 export const EVENT_TYPES = [
   'task.created',
@@ -55,4 +56,6 @@ export async function recordEvents(
       })),
     )
     .execute();
+  // Once committed, this process's webhook worker has work (other processes hear NOTIFY).
+  afterCommit(ctx, eventsCommitted);
 }

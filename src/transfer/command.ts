@@ -82,7 +82,7 @@ export async function transfer(config: Config, args: string[], command: string):
     const file = positionals[0];
     if (!file) throw new ImportError('import needs the FILE an export wrote');
     if (!existsSync(file)) throw new ImportError(`no file ${file}`);
-    const result = await importData(database, createReadStream(file), { progress });
+    const result = await importData(database, () => createReadStream(file), { progress });
     print({ database: database.description, file, ...result });
   } finally {
     await database.close();

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
+import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
 import { positionOf, START } from '../events/stream.ts';
 import { nextCode } from '../modules/workspaces/repository.ts';
@@ -85,56 +86,33 @@ async function* strictText(input: Readable): AsyncGenerator<string> {
   }
 }
 
+/**
+ * Loads `input`: the file, or a way to open it. Only a file that can be opened again is retried when
+ * PostgreSQL asks (a deadlock), since each attempt reads it from its start.
+ */
 export async function importData(
   database: Database,
-  input: Readable,
+  input: Readable | (() => Readable),
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   const progress = options.progress ?? (() => {});
   const schema = await schemaVersion(database.db);
-  const lines = createInterface({
-    input: Readable.from(strictText(input)),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  const header = checkHeader(first.done ? undefined : first.value, schema);
-
   const rules = await columnRules(database.db, database.dialect);
+  const open = typeof input === 'function' ? input : () => input;
   const started = Date.now();
-  const result = await database.db.transaction().execute(async (trx) => {
-    const loader = new Loader(database, trx, progress, rules);
-    let lineNo = 1;
-    let ended = false;
-    for (let next = await lines.next(); !next.done; next = await lines.next()) {
-      lineNo += 1;
-      const text = next.value;
-      if (text.trim() === '') continue;
-      if (ended) throw new ImportError(`line ${lineNo}: text after the end line`);
-      let parsed: { table?: string; row?: Row; end?: boolean; rows?: number };
+  const result = await transaction(
+    database,
+    async (tx) => {
+      const file = open();
       try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new ImportError(`line ${lineNo} is not JSON: the file is damaged`);
+        return await loadFile(new Loader(database, tx.db, progress, rules), file, schema);
+      } finally {
+        // Read to its end, or given up on: a retry opens the file anew.
+        file.destroy();
       }
-      if (parsed.end === true) {
-        await loader.finish();
-        if (parsed.rows !== loader.seen) {
-          throw new ImportError(`the end line counts ${parsed.rows} rows, the file holds ${loader.seen}`);
-        }
-        const held = [...loader.imported, ...loader.skipped].sort().join();
-        if (held !== [...(header.workspaces ?? [])].sort().join()) {
-          throw new ImportError('the workspaces in the file are not the ones its header names');
-        }
-        ended = true;
-        continue;
-      }
-      await loader.add(lineNo, parsed.table, parsed.row);
-    }
-    if (!ended) {
-      throw new ImportError(`the file ends at line ${lineNo} without its end line: it was cut short`);
-    }
-    return { imported: loader.imported, skipped: loader.skipped, rows: loader.written };
-  });
+    },
+    { retry: typeof input === 'function' },
+  );
   const seconds = (Date.now() - started) / 1000;
   progress(
     `import: ${result.rows.toLocaleString('en')} rows of ${result.imported.length} workspace(s) in ${seconds.toFixed(1)} s` +
@@ -144,6 +122,40 @@ export async function importData(
   if (result.rows > 0)
     await sql.raw(database.dialect === 'postgres' ? 'analyze' : 'pragma optimize').execute(database.db);
   return result;
+}
+
+/** The file, line by line: its header, its rows, and the end line that proves it whole. */
+async function loadFile(loader: Loader, input: Readable, schema: string): Promise<ImportResult> {
+  const lines = createInterface({
+    input: Readable.from(strictText(input)),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  const header = checkHeader(first.done ? undefined : first.value, schema);
+  let lineNo = 1;
+  let ended = false;
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    lineNo += 1;
+    const text = next.value;
+    if (text.trim() === '') continue;
+    if (ended) throw new ImportError(`line ${lineNo}: text after the end line`);
+    let parsed: { table?: string; row?: Row; end?: boolean; rows?: number };
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ImportError(`line ${lineNo} is not JSON: the file is damaged`);
+    }
+    if (parsed.end === true) {
+      await loader.end(parsed.rows, header);
+      ended = true;
+      continue;
+    }
+    await loader.add(lineNo, parsed.table, parsed.row);
+  }
+  if (!ended) {
+    throw new ImportError(`the file ends at line ${lineNo} without its end line: it was cut short`);
+  }
+  return { imported: loader.imported, skipped: loader.skipped, rows: loader.written };
 }
 
 /** Takes the file's rows one by one and writes them in batches, table by table. */
@@ -185,7 +197,7 @@ class Loader {
     const problem = rowProblem(this.#rules.get(table.name)!, row);
     if (problem) throw new ImportError(`line ${lineNo}: ${table.name}.${problem}`);
     if (table.name === 'workspaces') {
-      await this.finish();
+      await this.#finish();
       await this.#startWorkspace(row);
     } else {
       if (!this.#workspace || row.workspace_id !== this.#workspace.id) {
@@ -205,7 +217,19 @@ class Loader {
     if (this.#batch.length >= BATCH) await this.#flush();
   }
 
-  async finish(): Promise<void> {
+  /** The end line: the rows it counts and the workspaces the header names must be those the file held. */
+  async end(rows: number | undefined, header: Header): Promise<void> {
+    await this.#finish();
+    if (rows !== this.seen) {
+      throw new ImportError(`the end line counts ${rows} rows, the file holds ${this.seen}`);
+    }
+    const held = [...this.imported, ...this.skipped].sort().join();
+    if (held !== [...(header.workspaces ?? [])].sort().join()) {
+      throw new ImportError('the workspaces in the file are not the ones its header names');
+    }
+  }
+
+  async #finish(): Promise<void> {
     await this.#flush();
     this.#endTable();
     this.#table = undefined;

@@ -5,10 +5,9 @@
 // (a deadlock or serialization failure on PostgreSQL) runs the whole batch again.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Auth, type Context, committing, contextOf, forgetRequestMemos, now } from '../../context.ts';
-import { constraintOf, isConstraintViolation, isRetryable, retrying } from '../../db/errors.ts';
+import { type Auth, type Context, inSavepoint, inTransaction, now } from '../../context.ts';
+import { constraintOf, isConstraintViolation, isRetryable } from '../../db/errors.ts';
 import type { Database } from '../../db/index.ts';
-import { eventsCommitted } from '../../events/signal.ts';
 import { AppError } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
@@ -72,106 +71,145 @@ export async function runBatch<T>(
 ): Promise<BatchResult<T>> {
   const at = now();
   const newIds = entries.map(() => randomUUID()).sort();
-  // Validation normalizes (ids lower-cased) a copy: a failure echoes the entry as it was submitted.
+  const checked = await checkEntries(entries);
+  const refs = updatedRefs(checked);
+  // The route refuses If-Match, so inTransaction has none to settle; it marks the Idempotency-Key.
+  const attempt = (grouped: boolean) =>
+    inTransaction(database, auth, async (ctx) => {
+      if (ctx.dialect === 'postgres') await lockTasks(ctx.db, auth.workspace.id, refs);
+      const writer = new EntryWriter(ctx, checked, log, at, newIds);
+      await writer.apply(grouped);
+      return { succeeded: await present(ctx, writer.saved), failed: writer.failed };
+    });
+  try {
+    return await attempt(true);
+  } catch (error) {
+    if (!(error instanceof Ungrouped)) throw error;
+    return attempt(false);
+  }
+}
+
+interface CheckedEntry {
+  /** As submitted, for a failure to echo. */
+  entry: object;
+  /** The validated (normalized: ids lower-cased) copy that is written. */
+  input: object;
+  errors: ReturnType<typeof validateEntry>;
+}
+
+/** Each entry validated, and the valid ones' descriptions converted, before the transaction begins. */
+async function checkEntries(entries: object[]): Promise<CheckedEntry[]> {
   const checked = entries.map((entry) => {
     const input = structuredClone(entry);
     return { entry, input, errors: validateEntry(input) };
   });
-  // Descriptions are converted in the render pool, all entries at once, before the transaction
-  // begins (http/rich-text.ts does the same for single bodies).
+  // In the render pool, all entries at once (http/rich-text.ts does the same for single bodies).
   await Promise.all(
     checked.map(({ input, errors }) =>
       errors.length === 0 ? prepareRichText(input as Record<string, unknown>, ENTRY_RICH_TEXT) : null,
     ),
   );
-  const refs = checked.flatMap(({ input, errors }) => {
+  return checked;
+}
+
+/** The tasks the valid entries name, to be locked up front. */
+function updatedRefs(checked: CheckedEntry[]): ({ id: string } | { publicId: number })[] {
+  return checked.flatMap(({ input, errors }) => {
     const id = (input as { id?: unknown }).id;
     const ref = errors.length === 0 && typeof id === 'string' ? numberRef(id) : null;
     return ref ? [ref] : [];
   });
-  const attempt = async (grouped: boolean): Promise<BatchResult<T>> => {
-    forgetRequestMemos(auth.actor);
-    const trx = await database.db.startTransaction().execute();
-    const ctx = contextOf(database, auth, trx);
-    try {
-      if (database.dialect === 'postgres') await lockTasks(trx, auth.workspace.id, refs);
-      const saved: SavedTask[] = [];
-      const failed: BatchFailure[] = [];
-      // One entry behind its own savepoint: what it wrote is undone if it fails.
-      const alone = async (i: number, write: (ctx: Context) => Promise<SavedTask>) => {
-        const point = await trx.savepoint(`entry${i}`).execute();
-        try {
-          saved.push(await write(contextOf(database, auth, point)));
-          await point.releaseSavepoint(`entry${i}`).execute();
-        } catch (error) {
-          if (isRetryable(error)) throw error;
-          await point.rollbackToSavepoint(`entry${i}`).execute();
-          // The rollback gave back the locks the entry took; memos read under them are forgotten too.
-          forgetRequestMemos(auth.actor);
-          failed.push({ task: checked[i]!.entry, ...failureOf(error, log), index: i });
-        }
-      };
-      let run: { i: number; create: PreparedCreate }[] = [];
-      const writeRun = async () => {
-        if (run.length === 0) return;
-        const creates = run;
-        run = [];
-        const point = await trx.savepoint('creates').execute();
-        try {
-          const rows = await insertCreates(
-            contextOf(database, auth, point),
-            creates.map((c) => c.create),
-          );
-          await point.releaseSavepoint('creates').execute();
-          for (const row of rows) saved.push({ row, created: true });
-        } catch (error) {
-          if (isRetryable(error)) throw error;
-          await point.rollbackToSavepoint('creates').execute();
-          forgetRequestMemos(auth.actor);
-          for (const { i, create } of creates)
-            await alone(i, async (c) => ({ row: (await insertCreates(c, [create]))[0]!, created: true }));
-        }
-      };
-      for (const [i, { entry, input, errors }] of checked.entries()) {
-        const body = input as TaskUpsertBody;
-        if (errors.length > 0) {
-          const error = errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
-          failed.push({ task: entry, error, code: 'validation_failed', index: i });
-        } else if (grouped && body.id === undefined) {
-          try {
-            run.push({ i, create: await prepareCreate(ctx, body, at, newIds[i]!) });
-          } catch (error) {
-            if (!(error instanceof AppError)) throw new Ungrouped(error);
-            failed.push({ task: entry, ...failureOf(error, log), index: i });
-          }
-        } else {
-          await writeRun();
-          await alone(i, (c) => upsertTask(c, body, at, newIds[i]));
-        }
+}
+
+/** The ids new tasks get, in submission order. */
+type NewId = ReturnType<typeof randomUUID>;
+
+/** One attempt's writes: what was saved and what failed, entry by entry. */
+class EntryWriter {
+  readonly saved: SavedTask[] = [];
+  readonly failed: BatchFailure[] = [];
+  readonly #ctx: Context;
+  readonly #checked: CheckedEntry[];
+  readonly #log: FastifyBaseLogger;
+  readonly #at: string;
+  readonly #newIds: NewId[];
+  /** Creates checked and waiting to be written together. */
+  #run: { i: number; create: PreparedCreate }[] = [];
+
+  constructor(ctx: Context, checked: CheckedEntry[], log: FastifyBaseLogger, at: string, newIds: NewId[]) {
+    this.#ctx = ctx;
+    this.#checked = checked;
+    this.#log = log;
+    this.#at = at;
+    this.#newIds = newIds;
+  }
+
+  /** Grouped: runs of consecutive creates are written together; otherwise every entry alone. */
+  async apply(grouped: boolean): Promise<void> {
+    for (const [i, { entry, input, errors }] of this.#checked.entries()) {
+      const body = input as TaskUpsertBody;
+      if (errors.length > 0) {
+        const error = errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ');
+        this.failed.push({ task: entry, error, code: 'validation_failed', index: i });
+      } else if (grouped && body.id === undefined) {
+        await this.#check(i, body);
+      } else {
+        await this.#writeRun();
+        await this.#alone(i, (ctx) => upsertTask(ctx, body, this.#at, this.#newIds[i]));
       }
-      await writeRun();
-      // Failures in submission order, as the entries were given.
-      failed.sort((a, b) => a.index - b.index);
-      const succeeded = await present(ctx, saved);
-      await committing(trx, auth);
-      await trx.commit().execute();
-      // Committed: this process's webhook worker may have work (as inTransaction does).
-      eventsCommitted();
-      return { succeeded, failed };
-    } catch (error) {
-      await trx.rollback().execute();
-      throw error;
     }
-  };
-  return retrying(async () => {
+    await this.#writeRun();
+    // Failures in submission order, as the entries were given.
+    this.failed.sort((a, b) => a.index - b.index);
+  }
+
+  /** A create's checks (reads only): it joins the run, or fails as the entry's failure. */
+  async #check(i: number, body: TaskUpsertBody): Promise<void> {
     try {
-      return await attempt(true);
+      this.#run.push({ i, create: await prepareCreate(this.#ctx, body, this.#at, this.#newIds[i]!) });
     } catch (error) {
-      if (!(error instanceof Ungrouped)) throw error;
-      if (isRetryable(error.cause)) throw error.cause;
-      return attempt(false);
+      if (isRetryable(error)) throw error;
+      if (!(error instanceof AppError)) throw new Ungrouped(error);
+      this.#fail(i, error);
     }
-  });
+  }
+
+  /** The run of creates behind one savepoint; should it fail, entry by entry to find which one. */
+  async #writeRun(): Promise<void> {
+    if (this.#run.length === 0) return;
+    const creates = this.#run;
+    this.#run = [];
+    try {
+      const rows = await inSavepoint(this.#ctx, (ctx) =>
+        insertCreates(
+          ctx,
+          creates.map((c) => c.create),
+        ),
+      );
+      for (const row of rows) this.saved.push({ row, created: true });
+    } catch (error) {
+      if (isRetryable(error)) throw error;
+      for (const { i, create } of creates)
+        await this.#alone(i, async (ctx) => ({
+          row: (await insertCreates(ctx, [create]))[0]!,
+          created: true,
+        }));
+    }
+  }
+
+  /** One entry behind its own savepoint: what it wrote is undone if it fails. */
+  async #alone(i: number, write: (ctx: Context) => Promise<SavedTask>): Promise<void> {
+    try {
+      this.saved.push(await inSavepoint(this.#ctx, write));
+    } catch (error) {
+      if (isRetryable(error)) throw error;
+      this.#fail(i, error);
+    }
+  }
+
+  #fail(i: number, error: unknown): void {
+    this.failed.push({ task: this.#checked[i]!.entry, ...failureOf(error, this.#log), index: i });
+  }
 }
 
 /** A create's check failed unexpectedly: the batch runs again with a savepoint per entry. */

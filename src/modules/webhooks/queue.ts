@@ -1,9 +1,10 @@
-// The webhook module's operations for the delivery worker (events/worker.ts): leasing due
+// The webhook module's operations for the delivery worker (worker.ts): leasing due
 // subscriptions and recording what became of each attempt. Each change is conditional on this process
 // still holding the subscription's lease, so two processes never both move one subscription.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/index.ts';
+import type { Database, Dialect } from '../../db/index.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/types.ts';
 import type { Position } from '../../events/stream.ts';
 import type { SubscriptionRow } from './repository.ts';
@@ -55,7 +56,7 @@ export interface Attempt {
  * false when the lease is no longer this process's (then nothing is written).
  */
 export async function record(
-  db: Kysely<DB>,
+  database: Database,
   sub: SubscriptionRow,
   owner: string,
   at: string,
@@ -63,7 +64,7 @@ export async function record(
   changes: Partial<SubscriptionRow>,
 ): Promise<boolean> {
   const attempts = attempt === null ? [] : Array.isArray(attempt) ? attempt : [attempt];
-  return db.transaction().execute(async (trx) => {
+  return transaction(database, async ({ db: trx }) => {
     // Giving the lease back (lease_owner null) ends it; anything else renews it.
     const releasing = 'lease_owner' in changes && changes.lease_owner === null;
     const held = await repo.updateHeld(trx, sub, owner, {
@@ -108,8 +109,8 @@ export function release(db: Kysely<DB>, sub: SubscriptionRow, owner: string, cur
 }
 
 /** A 410 from the receiver: the subscription goes, with its log. */
-export async function remove(db: Kysely<DB>, sub: SubscriptionRow): Promise<void> {
-  await db.transaction().execute((trx) => repo.deleteSubscription(trx, sub.workspace_id, sub.id));
+export async function remove(database: Database, sub: SubscriptionRow): Promise<void> {
+  await transaction(database, (tx) => repo.deleteSubscription(tx.db, sub.workspace_id, sub.id));
 }
 
 export function replays(db: Kysely<DB>, sub: SubscriptionRow) {

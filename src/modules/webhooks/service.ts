@@ -1,11 +1,11 @@
 // Webhook subscriptions (docs/decisions.md §7): subscribe, list, remove, read the delivery log, replay.
-// Delivery itself is the worker's (events/worker.ts, through queue.ts).
+// Delivery itself is the worker's (worker.ts, through queue.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Context, now } from '../../context.ts';
+import { afterCommit, type Context, now } from '../../context.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { EVENT_TYPES } from '../../events/outbox.ts';
-import { checkHookUrl, HookUrlError } from '../../events/ssrf.ts';
+import { eventsCommitted } from '../../events/signal.ts';
 import { head } from '../../events/stream.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
@@ -15,6 +15,7 @@ import { IN_GOOD_STANDING } from './queue.ts';
 import type { DeliveryRow, SubscriptionRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { WebhookSubscribeBody } from './schema.ts';
+import { checkHookUrl, HookUrlError } from './ssrf.ts';
 
 export function eventNames(): string[] {
   return [...EVENT_TYPES];
@@ -127,5 +128,7 @@ export async function retryDelivery(
     event_id: delivery.event_id,
     created_at: at,
   });
+  // Once committed, the worker of this process has work: the replay goes ahead of the stream.
+  afterCommit(ctx, eventsCommitted);
   return { eventId: delivery.event_id, queuedAt: at };
 }

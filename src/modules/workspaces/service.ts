@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { type Auth, now } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import type { SearchProvider } from '../../db/search/index.ts';
+import { transaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/types.ts';
 import { insertToken } from '../api-tokens/service.ts';
 import { createDefaults } from '../project-statuses/service.ts';
@@ -28,11 +29,11 @@ export interface CreatedWorkspace {
 }
 
 export function createWorkspace(database: Database, input: NewWorkspace): Promise<CreatedWorkspace> {
-  return database.db.transaction().execute((trx) => createWorkspaceIn(trx, database.search, input));
+  return transaction(database, (tx) => createWorkspaceIn(tx.db, database.search, input));
 }
 
 /** createWorkspace inside the caller's transaction. */
-export async function createWorkspaceIn(
+async function createWorkspaceIn(
   trx: Kysely<DB>,
   search: SearchProvider,
   input: NewWorkspace,
@@ -69,9 +70,9 @@ export async function bootstrap(
   token: string | undefined,
 ): Promise<CreatedWorkspace | null> {
   if (await repo.anyWorkspace(database.db)) return null;
-  return database.db.transaction().execute(async (trx) => {
-    if (!(await repo.claimBootstrap(trx, now()))) return null;
-    return createWorkspaceIn(trx, database.search, {
+  return transaction(database, async (tx) => {
+    if (!(await repo.claimBootstrap(tx.db, now()))) return null;
+    return createWorkspaceIn(tx.db, database.search, {
       name: 'Default',
       ownerName: 'Owner',
       ownerEmail: 'owner@localhost',
