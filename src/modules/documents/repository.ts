@@ -74,6 +74,21 @@ export function findDocument(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The documents of these ids (UUIDs), in one query. */
+export function findDocumentsByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<DocumentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('documents as d')
+    .select(COLUMNS)
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.id', 'in', ids)
+    .execute();
+}
+
 export async function slugsStartingWith(
   db: Kysely<DB>,
   workspaceId: string,

@@ -39,6 +39,15 @@ export async function loadVisibleDocument(
   return row;
 }
 
+/** The documents of these ids (UUIDs) that ctx can see, deleted or not, in one query (event data). */
+export async function loadVisibleDocuments(ctx: Context, ids: string[]): Promise<DocumentRow[]> {
+  const [rows, rule] = await Promise.all([
+    repo.findDocumentsByIds(ctx.db, ctx.workspace.id, ids),
+    documentVisibility(ctx),
+  ]);
+  return rows.filter((row) => rule.sees(documentFacts(row)));
+}
+
 /** The documents' search index, written by every path that changes a name or description. */
 export const DOCUMENT_INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
   name: row.name,

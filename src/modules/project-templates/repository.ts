@@ -74,6 +74,21 @@ export function findTemplate(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The templates of these ids (UUIDs), in one query. */
+export function findTemplatesByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<ProjectTemplateRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('project_templates as pt')
+    .select(COLUMNS)
+    .where('pt.workspace_id', '=', workspaceId)
+    .where('pt.id', 'in', ids)
+    .execute();
+}
+
 export function listTemplates(
   db: Kysely<DB>,
   workspaceId: string,

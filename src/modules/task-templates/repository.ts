@@ -75,6 +75,21 @@ export function findTemplate(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The templates of these ids (UUIDs), in one query. */
+export function findTemplatesByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<TaskTemplateRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('task_templates as tt')
+    .select(COLUMNS)
+    .where('tt.workspace_id', '=', workspaceId)
+    .where('tt.id', 'in', ids)
+    .execute();
+}
+
 /** Templates meeting every condition (alias tt), oldest first. */
 export function listTemplates(
   db: Kysely<DB>,

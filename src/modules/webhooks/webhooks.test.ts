@@ -4,10 +4,10 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { EVENT_TYPES } from '../../events/outbox.ts';
 import { startWorker } from '../../events/worker.ts';
 import { client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 import { startReceiver } from '../../test/receiver.ts';
+import { EVENT_TYPES } from '../registry.ts';
 
 const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
 const receiver = await startReceiver();
