@@ -42,14 +42,13 @@ export async function insertDocuments(
 }
 
 /**
- * Applies `changes` if the document is in the `from` state (live or deleted): false when it is not,
- * so that of two racing deletes (or an update racing a delete) only one changes anything.
+ * Applies `changes` if the document is live: false when it is deleted, so that an update racing a
+ * delete changes nothing (deletes and restores: db/state.ts setDeleted).
  */
 export async function updateDocument(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
-  from: 'live' | 'deleted',
   changes: Partial<DocumentRow>,
 ): Promise<boolean> {
   const result = await db
@@ -57,7 +56,7 @@ export async function updateDocument(
     .set(changes)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .where('deleted_at', from === 'live' ? 'is' : 'is not', null)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

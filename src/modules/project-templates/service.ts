@@ -5,6 +5,7 @@ import { type SqlBool, sql } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import type { Condition } from '../../db/listing.ts';
+import { setDeleted } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
@@ -90,11 +91,7 @@ export async function deleteProjectTemplate(ctx: Context, ref: string): Promise<
   const current = await loadVisibleProjectTemplate(ctx, ref, true);
   if (current.deleted_at !== null) return;
   const at = changedAt(current.updated_at);
-  await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, {
-    deleted_at: at,
-    deleted_by_id: ctx.actor.id,
-    updated_at: at,
-  });
+  await setDeleted(ctx.db, 'project_templates', ctx.workspace.id, current.id, true, at, ctx.actor.id);
 }
 
 export interface ProjectTemplateFilter {
