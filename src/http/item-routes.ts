@@ -34,39 +34,46 @@ export function registerItemRoutes<Row, Expansion extends string>(
   app: App,
   routes: ItemRoutes<Row, Expansion>,
 ): void {
-  const { database } = app.cairn;
-  const { collection, noun, tags } = routes;
-  const ref = Type.Ref(noun);
-  const lower = noun.toLowerCase();
-  const presentation = (query: unknown) => parsePresentation(query as PresentationQuery, routes.expansions);
-  const path = `/v1/${collection}/:id`;
+  registerGet(app, routes);
+  registerDelete(app, routes);
+  registerRestore(app, routes);
+}
 
+function presentationOf<Expansion extends string>(routes: ItemRoutes<unknown, Expansion>, query: unknown) {
+  return parsePresentation(query as PresentationQuery, routes.expansions);
+}
+
+function registerGet<Row, Expansion extends string>(app: App, routes: ItemRoutes<Row, Expansion>): void {
+  const { database } = app.cairn;
   app.get(
-    path,
+    `/v1/${routes.collection}/:id`,
     {
       schema: {
-        tags,
-        operationId: `get${noun}`,
-        summary: `A ${lower} by UUID or publicId (a deleted one too, with deletedAt)`,
+        tags: routes.tags,
+        operationId: `get${routes.noun}`,
+        summary: `A ${routes.noun.toLowerCase()} by UUID or publicId (a deleted one too, with deletedAt)`,
         params: IdParams,
         querystring: routes.readQuery,
-        response: { 200: ref, ...errors('not_found') },
+        response: { 200: Type.Ref(routes.noun), ...errors('not_found') },
       },
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
       const row = await routes.load(ctx, request.params.id);
-      return (await routes.present(ctx, [row], presentation(request.query)))[0];
+      return (await routes.present(ctx, [row], presentationOf(routes, request.query)))[0];
     },
   );
+}
 
+function registerDelete<Row, Expansion extends string>(app: App, routes: ItemRoutes<Row, Expansion>): void {
+  const { database } = app.cairn;
   app.delete(
-    path,
+    `/v1/${routes.collection}/:id`,
     {
       schema: {
-        tags,
-        operationId: `delete${noun}`,
-        summary: `Soft-delete a ${lower} (deleting it again changes nothing)`,
+        tags: routes.tags,
+        operationId: `delete${routes.noun}`,
+        summary: `Soft-delete a ${routes.noun.toLowerCase()} (deleting it again changes nothing)`,
         params: IdParams,
         response: { 204: Empty, ...errors('not_found') },
       },
@@ -76,26 +83,28 @@ export function registerItemRoutes<Row, Expansion extends string>(
       return reply.code(204).send();
     },
   );
+}
 
+function registerRestore<Row, Expansion extends string>(app: App, routes: ItemRoutes<Row, Expansion>): void {
+  const { database } = app.cairn;
   app.post(
-    `${path}/restore`,
+    `/v1/${routes.collection}/:id/restore`,
     {
       schema: {
-        tags,
-        operationId: `restore${noun}`,
-        summary: `Restore a soft-deleted ${lower}`,
+        tags: routes.tags,
+        operationId: `restore${routes.noun}`,
+        summary: `Restore a soft-deleted ${routes.noun.toLowerCase()}`,
         params: IdParams,
         querystring: routes.readQuery,
-        response: { 200: ref, ...errors('not_found', 'not_deleted') },
+        response: { 200: Type.Ref(routes.noun), ...errors('not_found', 'not_deleted') },
       },
     },
     async (request) => {
-      const read = presentation(request.query);
-      return inTransaction(
-        database,
-        auth(request),
-        async (ctx) => (await routes.present(ctx, [await routes.restore(ctx, request.params.id)], read))[0],
-      );
+      const presentation = presentationOf(routes, request.query);
+      return inTransaction(database, auth(request), async (ctx) => {
+        const row = await routes.restore(ctx, request.params.id);
+        return (await routes.present(ctx, [row], presentation))[0];
+      });
     },
   );
 }
