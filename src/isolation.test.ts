@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { type Kind, RESOURCES } from './modules/registry.ts';
 import { type Client, setup } from './test/helpers.ts';
 
 // Tenant and visibility isolation (issue 11), generated from the route table: every operation that
 // takes an id in its path is called with an id that does not exist, one of another workspace, and
-// (where the kind can be private) one behind a private team the caller is not in. The three answers
+// (where the kind can be private) one behind a private team or area the caller is not in. The three answers
 // must be the same: same status, same body (but for the request id), same headers. So a caller can
 // never tell "hidden" or "elsewhere" from "missing", and learns nothing else either.
 
@@ -24,21 +25,45 @@ async function made(as: Client, url: string, body: unknown): Promise<string> {
   return res.body.id;
 }
 
-/** One of each kind in a workspace, made by `as`, in team `teamId`. */
-async function seedKinds(as: Client, teamId: string, areaId: string, hookBase: string) {
+/** One of each resource of the registry, made by `as` in team `teamId` and area `areaId`. */
+async function seedResources(as: Client, teamId: string, areaId: string): Promise<Fixtures> {
   const task = await made(as, '/v1/tasks?expand=none', { name: 'Iso task', teamId });
   return {
-    tasks: task,
-    projects: await made(as, '/v1/projects?expand=none', { name: 'Iso project', teamIds: [teamId] }),
-    documents: await made(as, '/v1/documents?expand=none', { name: 'Iso doc', teamId }),
-    posts: await made(as, '/v1/posts', { entityType: 'task', entityId: task, content: 'Iso post' }),
-    teams: teamId,
-    areas: areaId,
-    'task-templates': await made(as, '/v1/task-templates', { name: 'Iso template', areaId }),
-    'project-templates': await made(as, '/v1/project-templates', {
+    task,
+    project: await made(as, '/v1/projects?expand=none', { name: 'Iso project', teamIds: [teamId] }),
+    document: await made(as, '/v1/documents?expand=none', { name: 'Iso doc', teamId }),
+    post: await made(as, '/v1/posts', { entityType: 'task', entityId: task, content: 'Iso post' }),
+    team: teamId,
+    area: areaId,
+    task_template: await made(as, '/v1/task-templates', { name: 'Iso template', areaId }),
+    project_template: await made(as, '/v1/project-templates', {
       name: 'Iso project template',
       ownedByAreaId: areaId,
     }),
+    user: null,
+  };
+}
+
+/**
+ * An id of each resource of the registry (modules/registry.ts), by kind; null only for a kind with no
+ * id route. Typed by the registry's kinds, so a new resource fails the typecheck until it has one here,
+ * and a resource with id routes but a null fixture fails the tests below.
+ */
+type Fixtures = Record<Kind, string | null>;
+
+/** The fixtures by the collection of their id routes (`/v1/<path>/{id}`). */
+function byPath(fixtures: Fixtures): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { kind, path } of RESOURCES) {
+    const id = fixtures[kind];
+    if (path && id) out[path] = id;
+  }
+  return out;
+}
+
+/** Id routes of what is not a resource of the registry (webhook subscriptions, API tokens). */
+async function seedOthers(as: Client, hookBase: string): Promise<Record<string, string>> {
+  return {
     subscribe: await made(as, '/v1/webhooks/subscribe', {
       hookUrl: `${hookBase}/iso`,
       event: 'task.created',
@@ -50,20 +75,34 @@ async function seedKinds(as: Client, teamId: string, areaId: string, hookBase: s
 const other = await f.newWorkspace('Elsewhere');
 const theirTeam = await made(other.owner, '/v1/teams', { name: 'Theirs' });
 const theirArea = await made(other.owner, '/v1/areas', { name: 'Their area' });
-const foreign = await seedKinds(other.owner, theirTeam, theirArea, 'http://127.0.0.1:9');
+const foreignResources = await seedResources(other.owner, theirTeam, theirArea);
+const foreign: Record<string, string> = {
+  ...byPath(foreignResources),
+  ...(await seedOthers(other.owner, 'http://127.0.0.1:9')),
+};
+// The same kinds behind a private team and a private area the viewer and the guest are not in.
 const vault = await made(insider.api, '/v1/teams', { name: 'Vault', privacy: 'private' });
+const vaultArea = await made(insider.api, '/v1/areas', { name: 'Vault area', privacy: 'private' });
 const vaultTask = await made(insider.api, '/v1/tasks?expand=none', { name: 'Vault task', teamId: vault });
-const hidden: Record<string, string> = {
-  tasks: vaultTask,
-  projects: await made(insider.api, '/v1/projects?expand=none', { name: 'Vault project', teamIds: [vault] }),
-  documents: await made(insider.api, '/v1/documents?expand=none', { name: 'Vault doc', teamId: vault }),
-  posts: await made(insider.api, '/v1/posts', {
+const hiddenResources: Fixtures = {
+  task: vaultTask,
+  project: await made(insider.api, '/v1/projects?expand=none', { name: 'Vault project', teamIds: [vault] }),
+  document: await made(insider.api, '/v1/documents?expand=none', { name: 'Vault doc', teamId: vault }),
+  post: await made(insider.api, '/v1/posts', {
     entityType: 'task',
     entityId: vaultTask,
     content: 'Vault post',
   }),
-  teams: vault,
+  team: vault,
+  area: vaultArea,
+  task_template: await made(insider.api, '/v1/task-templates', { name: 'Vault template', areaId: vaultArea }),
+  project_template: await made(insider.api, '/v1/project-templates', {
+    name: 'Vault project template',
+    ownedByAreaId: vaultArea,
+  }),
+  user: null,
 };
+const hidden: Record<string, string> = byPath(hiddenResources);
 const MISSING = '00000000-0000-4000-8000-00000000abcd';
 
 /** The kind of thing a path's first id names: the collection segment before it. */
@@ -101,6 +140,21 @@ describe('isolation, generated from the route table', () => {
     assert.ok(operations.length >= 30, `only ${operations.length} id routes`);
   });
 
+  test('every resource of the registry, and every id route, has its fixtures here', () => {
+    for (const { kind, path } of RESOURCES) {
+      if (path === null) continue;
+      assert.ok(foreignResources[kind], `${kind} has id routes but no fixture in another workspace`);
+      assert.ok(hiddenResources[kind], `${kind} has id routes but no fixture behind a private team or area`);
+    }
+    // An id route of something outside the registry is compared too, so it needs a fixture as well.
+    const missing = [...new Set(operations.map((o) => o.kind))].filter((kind) => !foreign[kind]);
+    assert.deepEqual(
+      missing,
+      [],
+      `id routes without a fixture in another workspace (add them to seedOthers)`,
+    );
+  });
+
   for (const as of [
     ['a member', viewer.api],
     ['a guest', guest.api],
@@ -119,7 +173,7 @@ describe('isolation, generated from the route table', () => {
         assert.ok(missing.status >= 400, `${op.method} ${op.path} with a missing id: ${missing.status}`);
         const candidates: [string, string | undefined][] = [
           ['another workspace', (foreign as Record<string, string>)[op.kind]],
-          ['a private team', hidden[op.kind]],
+          ['a private team or area', hidden[op.kind]],
         ];
         // A private team's thing by its publicId reads as a publicId that does not exist.
         const hiddenPublic = hidden[op.kind] && publicIds.get(hidden[op.kind]!);
@@ -207,12 +261,12 @@ describe('isolation, generated from the route table', () => {
       [400, 404, 404, 200, 200, 200, 404],
     );
     for (const id of [
-      foreign.tasks,
-      foreign.teams,
-      foreign.projects,
-      hidden.tasks!,
-      hidden.teams!,
-      hidden.projects!,
+      foreignResources.task!,
+      foreignResources.team!,
+      foreignResources.project!,
+      hiddenResources.task!,
+      hiddenResources.team!,
+      hiddenResources.project!,
     ]) {
       const got = (await Promise.all(uses(id))).map(normalized);
       // A probe's answer may name the id it was given; compare with that id put back.

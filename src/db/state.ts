@@ -25,3 +25,29 @@ export async function setArchived(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Tables whose rows are soft-deleted by setting `deleted_at`, with who did it, and restored. */
+type Deletable = 'documents' | 'project_templates';
+
+/**
+ * Soft-deletes (`deleted`: true, by `by`) or restores a row if it is not already so; false when it
+ * was, so that of a delete and a racing delete or restore, one changes a row and writes its event.
+ */
+export async function setDeleted(
+  db: Kysely<DB>,
+  table: Deletable,
+  workspaceId: string,
+  id: string,
+  deleted: boolean,
+  at: string,
+  by: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable(table)
+    .set({ deleted_at: deleted ? at : null, deleted_by_id: deleted ? by : null, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', deleted ? 'is' : 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

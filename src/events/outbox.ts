@@ -3,32 +3,11 @@
 // and delivers them; the payload is rendered at delivery time from the entity as GET returns it.
 import { randomUUID } from 'node:crypto';
 import { afterCommit, type Context } from '../context.ts';
+// Each module declares its event types in its resource.ts; EventType is their union, from the
+// registry (which also lists them as EVENT_TYPES). Imported as a type only: the registry loads every
+// service, and the services load this file.
+import type { EventType } from '../modules/registry.ts';
 import { eventsCommitted } from './signal.ts';
-
-export const EVENT_TYPES = [
-  'task.created',
-  'task.updated',
-  'task.deleted',
-  'task.restored',
-  'project.created',
-  'project.updated',
-  'project.archived',
-  'project.unarchived',
-  'project.status_updated',
-  'document.created',
-  'document.updated',
-  'document.deleted',
-  'document.restored',
-  'post.created',
-  'team.created',
-  'team.updated',
-  'area.created',
-  'area.updated',
-  'task_template.created',
-  'project_template.created',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export function recordEvent(ctx: Context, type: EventType, entityId: string, at: string): Promise<void> {
   return recordEvents(ctx, type, [entityId], at);

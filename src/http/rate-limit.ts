@@ -13,12 +13,13 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import { RESOURCES } from '../modules/registry.ts';
 import { AppError } from './errors.ts';
 
 const WINDOW_MS = 60_000;
 
-/** Query fields holding text to match, across the search routes. */
-const TEXT_FIELDS = ['name', 'description', 'projectName', 'teamName', 'assigneeName', 'ownerName'];
+/** Query fields holding text to match, across the search routes (each resource declares its own). */
+const TEXT_FIELDS = [...new Set(RESOURCES.flatMap((r) => r.searchFields))];
 
 function isTextSearch(request: FastifyRequest): boolean {
   if (!request.routeOptions.url?.endsWith('/search')) return false;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Client, setup } from '../test/helpers.ts';
+import { type Kind, RESOURCES } from './registry.ts';
 
 const f = await setup();
 const member = await f.newUser('member', 'Mona Member');
@@ -28,17 +29,18 @@ const open = await add('/v1/projects', { name: 'Open Orchard', teamId: pub.id })
 const inHidden = await add('/v1/tasks', { name: 'Heron feeding', teamId: pub.id, projectId: hidden.id });
 await add('/v1/tasks', { name: 'Bag packing', teamId: pub.id, projectId: mixed.id });
 await add('/v1/tasks', { name: 'Orchard picking', teamId: pub.id, projectId: open.id });
-await add('/v1/tasks', { name: 'Plaza sweeping', teamId: pub.id });
+const sweeping = await add('/v1/tasks', { name: 'Plaza sweeping', teamId: pub.id });
 // Tasks they do not see: in SEC, and a private one of the owner's in PUB.
 const falcon = await add('/v1/tasks', { name: 'Falcon training', teamId: sec.id, projectId: mixed.id });
 await add('/v1/tasks', { name: 'Heron secret', teamId: sec.id, projectId: hidden.id });
 await add('/v1/tasks', { name: 'Plaza private', teamId: pub.id, visibility: 'private' });
 
 // Documents: one they see, one in the hidden team, one private of the owner's in the visible team.
-await add('/v1/documents', { name: 'Plaza guide', teamId: pub.id });
+const guide = await add('/v1/documents', { name: 'Plaza guide', teamId: pub.id });
 const falconDoc = await add('/v1/documents', { name: 'Falcon manual', teamId: sec.id });
 const privateDoc = await add('/v1/documents', { name: 'Plaza diary', teamId: pub.id, visibility: 'private' });
-// Posts on what they cannot see.
+// A post on what they see, and posts on what they cannot see.
+const onGuide = await add('/v1/posts', { entityType: 'document', entityId: guide.id, content: 'Notes' });
 const onFalcon = await add('/v1/posts', { entityType: 'task', entityId: falcon.id, content: 'Talons' });
 const onDiary = await add('/v1/posts', {
   entityType: 'document',
@@ -48,14 +50,62 @@ const onDiary = await add('/v1/posts', {
 // Templates: of an area the guest belongs to, and of a private area of the owner alone.
 const openArea = await add('/v1/areas', { name: 'Open Area', members: [{ id: guest.id, role: 'member' }] });
 const secretArea = await add('/v1/areas', { name: 'Secret Area', privacy: 'private' });
-await add('/v1/task-templates', { name: 'Open template', areaId: openArea.id });
+const openTemplate = await add('/v1/task-templates', { name: 'Open template', areaId: openArea.id });
 const hiddenTemplate = await add('/v1/task-templates', { name: 'Hidden template', areaId: secretArea.id });
-await add('/v1/project-templates', { name: 'Open plan', ownedByAreaId: openArea.id });
+const openPlan = await add('/v1/project-templates', { name: 'Open plan', ownedByAreaId: openArea.id });
 const hiddenPlan = await add('/v1/project-templates', {
   name: 'Hidden plan',
   ownedByAreaId: secretArea.id,
   areaIds: [openArea.id],
 });
+
+/**
+ * For each resource of the registry (modules/registry.ts), one thing the member and the guest see
+ * and one they do not; null only for a resource with neither id routes nor events (users). Typed by
+ * the registry's kinds, so a new resource fails the typecheck until it has its pair here.
+ */
+const seenAndHidden: Record<Kind, { seen: string; hidden: string } | null> = {
+  task: { seen: sweeping.id, hidden: falcon.id },
+  project: { seen: open.id, hidden: hidden.id },
+  document: { seen: guide.id, hidden: privateDoc.id },
+  post: { seen: onGuide.id, hidden: onDiary.id },
+  team: { seen: pub.id, hidden: sec.id },
+  area: { seen: openArea.id, hidden: secretArea.id },
+  task_template: { seen: openTemplate.id, hidden: hiddenTemplate.id },
+  project_template: { seen: openPlan.id, hidden: hiddenPlan.id },
+  user: null,
+};
+
+/** The ids in the data of every event the caller's feed shows, by entity type. */
+async function eventData(api: Client): Promise<Map<string, Set<string>>> {
+  const ids = new Map<string, Set<string>>();
+  let cursor: string | undefined;
+  for (;;) {
+    const res = await api.get(`/v1/events?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    for (const event of res.body.data as { type: string; data: { id: string } }[]) {
+      const kind = event.type.slice(0, event.type.indexOf('.'));
+      ids.set(kind, (ids.get(kind) ?? new Set()).add(event.data.id));
+    }
+    if (!res.body.hasMore) return ids;
+    cursor = res.body.nextCursor;
+  }
+}
+
+/**
+ * Waits until the owner's feed shows an event of every fixture. On PostgreSQL the feed stops before
+ * the oldest transaction still running anywhere on the server (events/stream.ts), which another test
+ * file may hold open for a moment; once the owner sees them all, every reader's feed reaches them.
+ */
+async function feedSettled(): Promise<void> {
+  const fixtures = Object.values(seenAndHidden).flatMap((pair) => (pair ? [pair.seen, pair.hidden] : []));
+  for (let attempt = 0; ; attempt++) {
+    const shown = new Set([...(await eventData(f.owner)).values()].flatMap((ids) => [...ids]));
+    if (fixtures.every((id) => shown.has(id))) return;
+    assert.ok(attempt < 100, 'the feed never showed every fixture');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function walk(api: Client, url: string): Promise<{ names: string[]; total: number }> {
   const names: string[] = [];
@@ -76,6 +126,25 @@ for (const [who, caller] of [
   ['guest', guest],
 ] as const) {
   describe(`as a ${who}`, () => {
+    test('every resource of the registry: its hidden thing is 404 and absent from the event feed', async () => {
+      await feedSettled();
+      const events = await eventData(caller.api);
+      for (const { kind, path, events: types } of RESOURCES) {
+        if (path === null && types.length === 0) continue;
+        const pair = seenAndHidden[kind];
+        assert.ok(pair, `${kind} has no fixture in visibility.test.ts`);
+        if (path) {
+          assert.equal((await caller.api.get(`/v1/${path}/${pair.hidden}`)).status, 404, `hidden ${kind}`);
+          assert.equal((await caller.api.get(`/v1/${path}/${pair.seen}`)).status, 200, `seen ${kind}`);
+        }
+        if (types.length > 0) {
+          const ids = events.get(kind) ?? new Set();
+          assert.ok(ids.has(pair.seen), `no event shows the ${kind} the ${who} sees`);
+          assert.equal(ids.has(pair.hidden), false, `an event shows a hidden ${kind}`);
+        }
+      }
+    });
+
     test('a hidden project name finds nothing, and tasks in it show no project', async () => {
       const found = await walk(caller.api, '/v1/tasks/search?expand=none&projectName=heron');
       assert.deepEqual(found, { names: [], total: 0 });

@@ -14,61 +14,68 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Dialect } from '../db/index.ts';
-import { SEARCH_TARGETS, type SearchIndex, type TaggedSearchIndex } from '../db/search/index.ts';
+import { SEARCH_TARGETS } from '../db/search/index.ts';
 import type { DB } from '../db/types.ts';
-import { DOCUMENT_INDEX } from '../modules/documents/service.ts';
-import { GROUP_INDEX } from '../modules/groups/service.ts';
-import { PROJECT_INDEX } from '../modules/projects/service.ts';
-import { TASK_INDEX } from '../modules/tasks/repository.ts';
-import { USER_INDEX } from '../modules/users/service.ts';
+import { RESOURCES } from '../modules/registry.ts';
+import type { TableSpec } from '../modules/resource.ts';
+
+export type { TableSpec } from '../modules/resource.ts';
 
 /** The format's own version: bumped only when the shape of the file (not the schema) changes. */
 export const FORMAT = 'cairn-export';
 export const FORMAT_VERSION = 1;
 
-export interface TableSpec {
-  name: keyof DB;
-  /** Columns that order the rows (unique within a workspace): the export's order and its keyset. */
-  order: string[];
-  /** Its search index, rebuilt from the imported rows. */
-  index?: SearchIndex<never>;
-  /** Tasks: the part of their index entry their INSERT sets (PostgreSQL's tsvector columns). */
-  rowIndex?: TaggedSearchIndex<never>;
-}
+/** The tables of the registry's resources (modules/registry.ts), each declared by its module. */
+const OF_RESOURCES = new Map(RESOURCES.flatMap((r) => r.tables).map((t) => [t.name, t]));
 
-export const TABLES: readonly TableSpec[] = [
+/**
+ * Every table in an order in which each row's references come before it: the tables of no resource
+ * with their specs, and those of resources by name, in the place their references need. A resource
+ * whose tables are not named here (a new one) comes after every other resource, before the events,
+ * in registry order: a new table refers only to older ones.
+ */
+const ORDER: (TableSpec | keyof DB)[] = [
   { name: 'workspaces', order: ['id'] },
-  { name: 'users', order: ['seq'], index: USER_INDEX as SearchIndex<never> },
+  'users',
   { name: 'api_tokens', order: ['id'] },
-  { name: 'groups', order: ['seq'], index: GROUP_INDEX as SearchIndex<never> },
-  { name: 'group_members', order: ['group_id', 'user_id'] },
-  { name: 'task_statuses', order: ['id'] },
-  { name: 'task_labels', order: ['id'] },
+  'groups',
+  'group_members',
+  'task_statuses',
+  'task_labels',
   { name: 'collections', order: ['id'] },
   { name: 'project_statuses', order: ['id'] },
   { name: 'counters', order: ['name'] },
-  { name: 'projects', order: ['seq'], index: PROJECT_INDEX as SearchIndex<never> },
-  { name: 'project_teams', order: ['project_id', 'group_id'] },
-  {
-    name: 'tasks',
-    order: ['seq'],
-    index: TASK_INDEX as unknown as SearchIndex<never>,
-    rowIndex: TASK_INDEX as unknown as TaggedSearchIndex<never>,
-  },
-  { name: 'task_label_links', order: ['task_id', 'label_id'] },
-  { name: 'documents', order: ['seq'], index: DOCUMENT_INDEX as SearchIndex<never> },
-  { name: 'posts', order: ['seq'] },
-  { name: 'post_images', order: ['id'] },
-  { name: 'post_reactions', order: ['id'] },
-  { name: 'task_templates', order: ['seq'] },
-  { name: 'task_template_labels', order: ['template_id', 'label_id'] },
-  { name: 'project_templates', order: ['seq'] },
-  { name: 'project_template_areas', order: ['template_id', 'group_id'] },
+  'projects',
+  'project_teams',
+  'tasks',
+  'task_label_links',
+  'documents',
+  'posts',
+  'post_images',
+  'post_reactions',
+  'task_templates',
+  'task_template_labels',
+  'project_templates',
+  'project_template_areas',
   { name: 'events', order: ['tx', 'seq'] },
   { name: 'webhook_subscriptions', order: ['seq'] },
   { name: 'webhook_deliveries', order: ['seq'] },
   { name: 'webhook_replays', order: ['seq'] },
 ];
+
+function ordered(): TableSpec[] {
+  const named = new Set(ORDER.filter((t) => typeof t === 'string'));
+  const unnamed = [...OF_RESOURCES.values()].filter((t) => !named.has(t.name));
+  const specs = ORDER.flatMap((t) => {
+    if (typeof t !== 'string') return t.name === 'events' ? [...unnamed, t] : [t];
+    const spec = OF_RESOURCES.get(t);
+    if (!spec) throw new Error(`transfer/tables.ts names ${t}, which no resource of the registry declares`);
+    return [spec];
+  });
+  return specs;
+}
+
+export const TABLES: readonly TableSpec[] = ordered();
 
 /**
  * Tables that stay behind: this installation's own settings (the cursor secret: cursors of the old

@@ -43,14 +43,13 @@ export async function insertDocuments(
 }
 
 /**
- * Applies `changes` if the document is in the `from` state (live or deleted): false when it is not,
- * so that of two racing deletes (or an update racing a delete) only one changes anything.
+ * Applies `changes` if the document is live: false when it is deleted, so that an update racing a
+ * delete changes nothing (deletes and restores: db/state.ts setDeleted).
  */
 export async function updateDocument(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
-  from: 'live' | 'deleted',
   changes: Partial<DocumentRow>,
 ): Promise<boolean> {
   const result = await db
@@ -58,7 +57,7 @@ export async function updateDocument(
     .set(changes)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .where('deleted_at', from === 'live' ? 'is' : 'is not', null)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -73,6 +72,21 @@ export function findDocument(
   let q = db.selectFrom('documents as d').select(COLUMNS).where('d.workspace_id', '=', workspaceId);
   q = 'id' in ref ? q.where('d.id', '=', ref.id) : q.where('d.public_id', '=', ref.publicId);
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** The documents of these ids (UUIDs), in one query. */
+export function findDocumentsByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<DocumentRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('documents as d')
+    .select(COLUMNS)
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.id', 'in', ids)
+    .execute();
 }
 
 export async function slugsStartingWith(

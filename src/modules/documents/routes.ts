@@ -3,8 +3,9 @@ import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
+import { registerItemRoutes } from '../../http/item-routes.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
-import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
+import { errors, Page } from '../../http/schemas.ts';
 import { presentDocuments } from './present.ts';
 import {
   DOCUMENT_EXPANSIONS,
@@ -79,64 +80,15 @@ export default async function documentRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/documents/:id',
-    {
-      schema: {
-        tags,
-        operationId: 'getDocument',
-        summary: 'A document by UUID or publicId (a deleted one too, with deletedAt)',
-        params: IdParams,
-        querystring: DocumentReadQuery,
-        response: { 200: DocumentRef, ...errors('not_found') },
-      },
-    },
-    async (request) => {
-      const ctx = readContext(database, auth(request));
-      const row = await service.loadVisibleDocument(ctx, request.params.id);
-      return (await presentDocuments(ctx, [row], parsePresentation(request.query, DOCUMENT_EXPANSIONS)))[0];
-    },
-  );
-
-  app.delete(
-    '/v1/documents/:id',
-    {
-      schema: {
-        tags,
-        operationId: 'deleteDocument',
-        summary: 'Soft-delete a document (deleting it again changes nothing)',
-        params: IdParams,
-        response: { 204: Empty, ...errors('not_found') },
-      },
-    },
-    async (request, reply) => {
-      await inTransaction(database, auth(request), (ctx) => service.deleteDocument(ctx, request.params.id));
-      return reply.code(204).send();
-    },
-  );
-
-  app.post(
-    '/v1/documents/:id/restore',
-    {
-      schema: {
-        tags,
-        operationId: 'restoreDocument',
-        summary: 'Restore a soft-deleted document',
-        params: IdParams,
-        querystring: DocumentReadQuery,
-        response: { 200: DocumentRef, ...errors('not_found', 'not_deleted') },
-      },
-    },
-    async (request) => {
-      const presentation = parsePresentation(request.query, DOCUMENT_EXPANSIONS);
-      return inTransaction(
-        database,
-        auth(request),
-        async (ctx) =>
-          (
-            await presentDocuments(ctx, [await service.restoreDocument(ctx, request.params.id)], presentation)
-          )[0],
-      );
-    },
-  );
+  registerItemRoutes(app, {
+    collection: 'documents',
+    noun: 'Document',
+    tags,
+    readQuery: DocumentReadQuery,
+    expansions: DOCUMENT_EXPANSIONS,
+    load: service.loadVisibleDocument,
+    delete: service.deleteDocument,
+    restore: service.restoreDocument,
+    present: presentDocuments,
+  });
 }

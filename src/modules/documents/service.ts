@@ -7,6 +7,7 @@ import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { setDeleted } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -36,6 +37,15 @@ export async function loadVisibleDocument(
   if (!row || !rule.sees(documentFacts(row))) throw notFound('Document');
   if (forChange) checkVersion(ctx, 'document', row.updated_at);
   return row;
+}
+
+/** The documents of these ids (UUIDs) that ctx can see, deleted or not, in one query (event data). */
+export async function loadVisibleDocuments(ctx: Context, ids: string[]): Promise<DocumentRow[]> {
+  const [rows, rule] = await Promise.all([
+    repo.findDocumentsByIds(ctx.db, ctx.workspace.id, ids),
+    documentVisibility(ctx),
+  ]);
+  return rows.filter((row) => rule.sees(documentFacts(row)));
 }
 
 /** The documents' search index, written by every path that changes a name or description. */
@@ -116,7 +126,7 @@ async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBod
     changes.last_edited_by_id = ctx.actor.id;
     changes.last_edited_at = at;
   }
-  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) throw DELETED();
+  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
   const row = { ...current, ...changes };
   if (edited) await DOCUMENT_INDEX.write(ctx, row);
   await recordEvent(ctx, 'document.updated', row.id, at);
@@ -128,9 +138,8 @@ export async function deleteDocument(ctx: Context, ref: string): Promise<void> {
   const current = await loadVisibleDocument(ctx, ref, true);
   if (current.deleted_at !== null) return;
   const at = changedAt(current.updated_at);
-  const changes = { deleted_at: at, deleted_by_id: ctx.actor.id, updated_at: at };
   // Only a real change writes the event (a racing delete finds it done).
-  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'live', changes))) return;
+  if (!(await setDeleted(ctx.db, 'documents', ctx.workspace.id, current.id, true, at, ctx.actor.id))) return;
   await recordEvent(ctx, 'document.deleted', current.id, at);
 }
 
@@ -139,11 +148,10 @@ export async function restoreDocument(ctx: Context, ref: string): Promise<Docume
   const current = await loadVisibleDocument(ctx, ref, true);
   if (current.deleted_at === null) throw notDeleted();
   const at = changedAt(current.updated_at);
-  const changes = { deleted_at: null, deleted_by_id: null, updated_at: at };
-  if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, 'deleted', changes)))
+  if (!(await setDeleted(ctx.db, 'documents', ctx.workspace.id, current.id, false, at, ctx.actor.id)))
     throw notDeleted();
   await recordEvent(ctx, 'document.restored', current.id, at);
-  return { ...current, ...changes };
+  return { ...current, deleted_at: null, deleted_by_id: null, updated_at: at };
 }
 
 export interface DocumentSearch {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from '../../events/outbox.ts';
 import { CursorQuery, LimitQuery, StringEnum, Timestamp, Uuid } from '../../http/schemas.ts';
+import { EVENT_TYPES } from '../registry.ts';
 
 export const EventType = StringEnum(EVENT_TYPES);
 

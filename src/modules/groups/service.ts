@@ -14,7 +14,7 @@ import { textRef } from '../../http/ids.ts';
 import { checkVersion } from '../../preconditions.ts';
 import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
-import { groupRule } from './lookup.ts';
+import { groupRule, groupVisibility } from './lookup.ts';
 import { canCreateGroup, canEditGroup } from './policy.ts';
 import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -57,6 +57,15 @@ export async function loadVisibleGroup(
   if (!(await groupRule(ctx)).sees({ privacy: row.privacy, membership })) throw notFound(NOUN[kind]);
   if (forChange) checkVersion(ctx, kind, row.updated_at);
   return { row, membership };
+}
+
+/** The groups of `kind` among these ids (UUIDs) that ctx can see, in one query (event data). */
+export async function loadVisibleGroups(ctx: Context, kind: GroupKind, ids: string[]): Promise<GroupRow[]> {
+  const [rows, visibility] = await Promise.all([
+    repo.findGroupsByIds(ctx.db, ctx.workspace.id, ids),
+    groupVisibility(ctx),
+  ]);
+  return rows.filter((row) => row.kind === kind && visibility.visible.has(row.id));
 }
 
 async function loadEditableGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {

@@ -1,8 +1,11 @@
 // What a post is on: a task, a project or a document, loaded through its own module's service, so
 // that a post is visible exactly when its entity is (invisible, or of another type, is 404).
 import type { Context } from '../../context.ts';
+import type { DocumentRow } from '../documents/repository.ts';
 import * as documents from '../documents/service.ts';
+import type { ProjectRow } from '../projects/repository.ts';
 import * as projects from '../projects/service.ts';
+import type { TaskRow } from '../tasks/repository.ts';
 import * as tasks from '../tasks/service.ts';
 import type { EntityType } from './schema.ts';
 
@@ -13,22 +16,50 @@ export interface Entity {
   deleted: boolean;
 }
 
+const ofTask = (t: TaskRow): Entity => ({
+  type: 'task',
+  id: t.id,
+  title: t.name,
+  deleted: t.deleted_at !== null,
+});
+const ofProject = (p: ProjectRow): Entity => ({ type: 'project', id: p.id, title: p.name, deleted: false });
+const ofDocument = (d: DocumentRow): Entity => ({
+  type: 'document',
+  id: d.id,
+  title: d.name,
+  deleted: d.deleted_at !== null,
+});
+
 /** The entity the caller sees, by UUID or publicId; 404 (naming the type) otherwise. */
 export async function loadEntity(ctx: Context, type: EntityType, ref: string): Promise<Entity> {
   switch (type) {
-    case 'task': {
-      const t = await tasks.loadVisibleTask(ctx, ref);
-      return { type, id: t.id, title: t.name, deleted: t.deleted_at !== null };
-    }
-    case 'project': {
-      const { row } = await projects.loadVisibleProject(ctx, ref);
-      return { type, id: row.id, title: row.name, deleted: false };
-    }
-    case 'document': {
-      const d = await documents.loadVisibleDocument(ctx, ref);
-      return { type, id: d.id, title: d.name, deleted: d.deleted_at !== null };
-    }
+    case 'task':
+      return ofTask(await tasks.loadVisibleTask(ctx, ref));
+    case 'project':
+      return ofProject((await projects.loadVisibleProject(ctx, ref)).row);
+    case 'document':
+      return ofDocument(await documents.loadVisibleDocument(ctx, ref));
   }
+}
+
+/** The entities of these (type, UUID) pairs the caller sees, by entityKey: one query per type. */
+export async function loadVisibleEntities(
+  ctx: Context,
+  refs: { type: EntityType; id: string }[],
+): Promise<Map<string, Entity>> {
+  const idsOf = (type: EntityType) => [...new Set(refs.filter((r) => r.type === type).map((r) => r.id))];
+  const none = Promise.resolve([]);
+  const [t, p, d] = await Promise.all([
+    idsOf('task').length ? tasks.loadVisibleTasks(ctx, idsOf('task')) : none,
+    idsOf('project').length ? projects.loadVisibleProjects(ctx, idsOf('project')) : none,
+    idsOf('document').length ? documents.loadVisibleDocuments(ctx, idsOf('document')) : none,
+  ]);
+  const found = [...t.map(ofTask), ...p.map((x) => ofProject(x.row)), ...d.map(ofDocument)];
+  return new Map(found.map((e) => [entityKey(e), e]));
+}
+
+export function entityKey(entity: Pick<Entity, 'type' | 'id'>): string {
+  return `${entity.type}:${entity.id}`;
 }
 
 /** Where the API serves an entity (entityUrl): GET of it, under CAIRN_PUBLIC_URL. */

@@ -1,6 +1,6 @@
-// Posts to API objects. Every post presented together is on one entity (a list, a thread, one post),
-// which the caller has already been shown to see; images, reactions and owners of the page are loaded
-// in one query each.
+// Posts to API objects. Posts presented together are on entities the caller has already been shown to
+// see (one entity for a list, a thread or one post; many for a page of events); images, reactions and
+// owners of the page are loaded in one query each.
 import type { Context } from '../../context.ts';
 import { groupBy } from '../../db/rows.ts';
 import * as users from '../users/service.ts';
@@ -13,13 +13,29 @@ export function presentReaction(r: ReactionRow): Reaction {
   return { id: r.id, postId: r.post_id, userId: r.user_id, reaction: r.reaction };
 }
 
-export async function presentPosts(
+export function presentPosts(
   ctx: Context,
   entity: Entity,
   rows: PostRow[],
   expand: Set<PostExpansion>,
   publicUrl: string,
 ): Promise<Post[]> {
+  return presentPostsOn(
+    ctx,
+    rows.map((row) => ({ row, entity })),
+    expand,
+    publicUrl,
+  );
+}
+
+/** Posts each with its own entity (the event renderer's page, on many entities), loaded together. */
+export async function presentPostsOn(
+  ctx: Context,
+  posts: { row: PostRow; entity: Entity }[],
+  expand: Set<PostExpansion>,
+  publicUrl: string,
+): Promise<Post[]> {
+  const rows = posts.map((p) => p.row);
   const ids = rows.map((r) => r.id);
   const [images, reactions, owners] = await Promise.all([
     expand.has('images') ? imagesOf(ctx, ids).then((list) => groupBy(list, (i) => i.post_id)) : undefined,
@@ -35,8 +51,7 @@ export async function presentPosts(
           .then((list) => new Map(list.map((u) => [u.id, u])))
       : undefined,
   ]);
-  const entityUrl = `${publicUrl}${entityPath(entity)}`;
-  return rows.map((row) => {
+  return posts.map(({ row, entity }) => {
     const out: Post = {
       id: row.id,
       publicId: row.public_id,
@@ -51,7 +66,7 @@ export async function presentPosts(
       parentId: row.parent_id,
       isResolved: Boolean(row.is_resolved),
       entityTitle: entity.title,
-      entityUrl,
+      entityUrl: `${publicUrl}${entityPath(entity)}`,
       postUrl: `${publicUrl}/v1/posts/${row.id}`,
     };
     if (images) {

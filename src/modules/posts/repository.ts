@@ -40,6 +40,17 @@ export function findPost(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The posts of these ids (UUIDs), in one query. */
+export function findPostsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<PostRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('posts as po')
+    .select(COLUMNS)
+    .where('po.workspace_id', '=', workspaceId)
+    .where('po.id', 'in', ids)
+    .execute();
+}
+
 /** Sets isResolved if it is not already so; false when it was. */
 export async function setResolved(
   db: Kysely<DB>,

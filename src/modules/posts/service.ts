@@ -7,7 +7,7 @@ import { listPage } from '../../db/listing.ts';
 import { AppError, conflict, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
 import { checkVersion } from '../../preconditions.ts';
-import { type Entity, loadEntity } from './entities.ts';
+import { type Entity, entityKey, loadEntity, loadVisibleEntities } from './entities.ts';
 import type { PostRow, ReactionRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { PostCreateBody } from './schema.ts';
@@ -35,6 +35,19 @@ export async function loadVisiblePost(ctx: Context, ref: string, forChange = fal
     if (error instanceof AppError && error.code === 'not_found') throw notFound('Post');
     throw error;
   }
+}
+
+/** The posts of these ids (UUIDs) whose entity ctx sees, with it: one query per kind (event data). */
+export async function loadVisiblePosts(ctx: Context, ids: string[]): Promise<LoadedPost[]> {
+  const rows = await repo.findPostsByIds(ctx.db, ctx.workspace.id, ids);
+  const entities = await loadVisibleEntities(
+    ctx,
+    rows.map((row) => ({ type: row.entity_type as Entity['type'], id: row.entity_id })),
+  );
+  return rows.flatMap((row) => {
+    const entity = entities.get(entityKey({ type: row.entity_type as Entity['type'], id: row.entity_id }));
+    return entity ? [{ row, entity }] : [];
+  });
 }
 
 /** The key of an image: its URL's path, as an object store names it (`shots/board.png`). */

@@ -75,6 +75,21 @@ export function findTemplate(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The templates of these ids (UUIDs), in one query. */
+export function findTemplatesByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<ProjectTemplateRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('project_templates as pt')
+    .select(COLUMNS)
+    .where('pt.workspace_id', '=', workspaceId)
+    .where('pt.id', 'in', ids)
+    .execute();
+}
+
 /** GET /v1/project-templates: oldest first. */
 export const TEMPLATE_LIST = tableListing(
   defineOrder<ProjectTemplateRow>([

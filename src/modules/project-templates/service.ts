@@ -4,12 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
 import { firstRows, groupRowRule, NOTHING } from '../../db/listing.ts';
+import { setDeleted } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { toTimestampOrNull } from '../../text/dates.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
-import { canChangeTemplates } from '../task-templates/policy.ts';
+import { canChangeTemplates, canSeeTemplate } from '../task-templates/policy.ts';
 import * as taskTemplates from '../task-templates/service.ts';
 import { loadVisibleProjectTemplate } from './lookup.ts';
 import type { ProjectTemplateRow } from './repository.ts';
@@ -29,6 +30,20 @@ const DELETED = () => new AppError('deleted', 'This template is deleted');
 export async function loadTemplate(ctx: Context, ref: string): Promise<LoadedTemplate> {
   const row = await loadVisibleProjectTemplate(ctx, ref);
   return { row, areaIds: (await areasOf(ctx, [row.id])).get(row.id) ?? [] };
+}
+
+/** The templates of these ids (UUIDs) that ctx can see, deleted or not, with their areas (event data). */
+export async function loadVisibleProjectTemplates(ctx: Context, ids: string[]): Promise<LoadedTemplate[]> {
+  const [rows, visibility] = await Promise.all([
+    repo.findTemplatesByIds(ctx.db, ctx.workspace.id, ids),
+    groups.groupVisibility(ctx),
+  ]);
+  const visible = rows.filter((row) => canSeeTemplate(row.owned_by_area_id, visibility));
+  const areas = await areasOf(
+    ctx,
+    visible.map((row) => row.id),
+  );
+  return visible.map((row) => ({ row, areaIds: areas.get(row.id) ?? [] }));
 }
 
 export function areasOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
@@ -75,11 +90,7 @@ export async function deleteProjectTemplate(ctx: Context, ref: string): Promise<
   const current = await loadVisibleProjectTemplate(ctx, ref, true);
   if (current.deleted_at !== null) return;
   const at = changedAt(current.updated_at);
-  await repo.updateTemplate(ctx.db, ctx.workspace.id, current.id, {
-    deleted_at: at,
-    deleted_by_id: ctx.actor.id,
-    updated_at: at,
-  });
+  await setDeleted(ctx.db, 'project_templates', ctx.workspace.id, current.id, true, at, ctx.actor.id);
 }
 
 export interface ProjectTemplateFilter {

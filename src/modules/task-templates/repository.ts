@@ -112,6 +112,21 @@ export function inAreas(ids: string[]): Condition {
   return sql<SqlBool>`tt.group_id in (${sql.join(ids)})`;
 }
 
+/** The templates of these ids (UUIDs), in one query. */
+export function findTemplatesByIds(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<TaskTemplateRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('task_templates as tt')
+    .select(COLUMNS)
+    .where('tt.workspace_id', '=', workspaceId)
+    .where('tt.id', 'in', ids)
+    .execute();
+}
+
 export async function hasChildren(db: Kysely<DB>, workspaceId: string, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('task_templates')

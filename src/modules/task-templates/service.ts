@@ -37,6 +37,15 @@ export async function loadVisibleTaskTemplate(
   return row;
 }
 
+/** The templates of these ids (UUIDs) that ctx can see, deleted or not, in one query (event data). */
+export async function loadVisibleTaskTemplates(ctx: Context, ids: string[]): Promise<TaskTemplateRow[]> {
+  const [rows, visibility] = await Promise.all([
+    repo.findTemplatesByIds(ctx.db, ctx.workspace.id, ids),
+    groups.groupVisibility(ctx),
+  ]);
+  return rows.filter((row) => canSeeTemplate(row.group_id, visibility));
+}
+
 export interface SavedTemplate {
   row: TaskTemplateRow;
   created: boolean;

@@ -4,9 +4,9 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { EVENT_TYPES } from '../../events/outbox.ts';
 import { client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 import { startReceiver } from '../../test/receiver.ts';
+import { EVENT_TYPES } from '../registry.ts';
 import { startWorker } from './worker.ts';
 
 const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });

@@ -1,0 +1,16 @@
+// Task templates in the registry of resources (modules/registry.ts).
+import { defineResource } from '../resource.ts';
+import { presentTaskTemplates } from './present.ts';
+import { loadVisibleTaskTemplates } from './service.ts';
+
+export const TASK_TEMPLATE = defineResource({
+  kind: 'task_template',
+  path: 'task-templates',
+  tables: [
+    { name: 'task_templates', order: ['seq'] },
+    { name: 'task_template_labels', order: ['template_id', 'label_id'] },
+  ],
+  searchFields: [],
+  events: ['task_template.created'],
+  eventData: { loadVisible: loadVisibleTaskTemplates, present: presentTaskTemplates },
+});
