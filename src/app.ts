@@ -1,19 +1,18 @@
 // Builds the Fastify application: shared conventions first (ids, errors, auth, validation, OpenAPI),
 // then one plugin per module. main.ts starts it; tests drive it through app.inject.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify from 'fastify';
 import type { Config } from './config.ts';
-import type { Auth } from './context.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
+import type { App } from './http/app-type.ts';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } from './http/conventions.ts';
-import { type Cursors, createCursors } from './http/cursor.ts';
+import { createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
@@ -40,29 +39,6 @@ import { Task } from './modules/tasks/schema.ts';
 import userRoutes from './modules/users/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import { setRenderBudget } from './text/render-pool.ts';
-
-export interface Services {
-  config: Config;
-  database: Database;
-  cursors: Cursors;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    cairn: Services;
-  }
-  interface FastifyRequest {
-    auth: Auth | null;
-  }
-}
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import pg from 'pg';
-import { type App, buildApp } from '../app.ts';
+import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import type { App } from '../http/app-type.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
 
 export const onPostgres = process.env.CAIRN_TEST_DATABASE === 'postgres';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import { tieredKey, tieredStart } from '../../db/keyset.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
