@@ -1,5 +1,6 @@
 // Tasks to API objects. Labels and every asked-for expansion are loaded for the whole page at once.
 import type { Context } from '../../context.ts';
+import { byId } from '../../db/rows.ts';
 import type { Presentation } from '../../http/query.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
@@ -9,8 +10,6 @@ import type { Task, TaskExpansion } from './schema.ts';
 import { labelsOf } from './service.ts';
 
 export type TaskPresentation = Presentation<TaskExpansion>;
-
-const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [r.id, r]));
 
 export async function presentTasks(
   ctx: Context,
