@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
@@ -50,7 +50,38 @@ export interface BuildOptions {
 }
 
 export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<App> {
-  const app = Fastify({
+  const app = createFastify(config, logger);
+  app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
+  app.addSchema(Problem);
+  // Resources another module answers with (a task made from a template, a project from one): shared
+  // from the root, where every plugin sees them.
+  app.addSchema(Task);
+  app.addSchema(Project);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerJsonBodies(app);
+  registerConventions(app);
+  // Before the routes: the OpenAPI document is gathered as they are added.
+  await registerOpenApi(app, config);
+
+  registerAuth(app, database);
+  registerEtags(app);
+  registerIdempotency(app, database);
+  setRenderBudget(config.renderBudgetMs);
+  registerRichText(app);
+  await registerRateLimit(app, config);
+
+  await registerModules(app);
+  await registerDocs(app);
+  return app as unknown as App;
+}
+
+function createFastify(config: Config, logger: boolean) {
+  return Fastify({
     logger: logger
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
@@ -72,22 +103,9 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     // Fastify types this factory as its own Ajv pool; ours has the same call shape (validation.ts).
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
-  app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
-  app.addSchema(Problem);
-  // Resources another module answers with (a task made from a template, a project from one): shared
-  // from the root, where every plugin sees them.
-  app.addSchema(Task);
-  app.addSchema(Project);
-  registerErrorHandling(app);
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  registerJsonBodies(app);
-  registerConventions(app);
-
+async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -100,14 +118,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     transform: documentRoute,
     transformObject: documentObject,
   });
+}
 
-  registerAuth(app, database);
-  registerEtags(app);
-  registerIdempotency(app, database);
-  setRenderBudget(config.renderBudgetMs);
-  registerRichText(app);
-  await registerRateLimit(app, config);
-
+/** One plugin per module; the order is the OpenAPI document's. */
+async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(userRoutes);
   await app.register(apiTokenRoutes);
@@ -122,7 +136,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(projectTemplateRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes);
+}
 
+/** The OpenAPI document and the page that shows it, once every route is in it. */
+async function registerDocs(app: FastifyInstance): Promise<void> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -130,5 +147,4 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     uiHooks: {},
     staticCSP: true,
   });
-  return app as unknown as App;
 }
