@@ -1,19 +1,18 @@
 // Builds the Fastify application: shared conventions first (ids, errors, auth, validation, OpenAPI),
 // then one plugin per module. main.ts starts it; tests drive it through app.inject.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Auth } from './context.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
+import type { App } from './http/app-type.ts';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } from './http/conventions.ts';
-import { type Cursors, createCursors } from './http/cursor.ts';
+import { createCursors } from './http/cursor.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
@@ -41,29 +40,6 @@ import userRoutes from './modules/users/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import { setRenderBudget } from './text/render-pool.ts';
 
-export interface Services {
-  config: Config;
-  database: Database;
-  cursors: Cursors;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    cairn: Services;
-  }
-  interface FastifyRequest {
-    auth: Auth | null;
-  }
-}
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -74,7 +50,38 @@ export interface BuildOptions {
 }
 
 export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<App> {
-  const app = Fastify({
+  const app = createFastify(config, logger);
+  app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
+  app.addSchema(Problem);
+  // Resources another module answers with (a task made from a template, a project from one): shared
+  // from the root, where every plugin sees them.
+  app.addSchema(Task);
+  app.addSchema(Project);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerJsonBodies(app);
+  registerConventions(app);
+  // Before the routes: the OpenAPI document is gathered as they are added.
+  await registerOpenApi(app, config);
+
+  registerAuth(app, database);
+  registerEtags(app);
+  registerIdempotency(app, database);
+  setRenderBudget(config.renderBudgetMs);
+  registerRichText(app);
+  await registerRateLimit(app, config);
+
+  await registerModules(app);
+  await registerDocs(app);
+  return app as unknown as App;
+}
+
+function createFastify(config: Config, logger: boolean) {
+  return Fastify({
     logger: logger
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
@@ -96,22 +103,9 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     // Fastify types this factory as its own Ajv pool; ours has the same call shape (validation.ts).
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
-  app.decorate('cairn', { config, database, cursors: createCursors(await cursorSecret(database.db)) });
-  app.addSchema(Problem);
-  // Resources another module answers with (a task made from a template, a project from one): shared
-  // from the root, where every plugin sees them.
-  app.addSchema(Task);
-  app.addSchema(Project);
-  registerErrorHandling(app);
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  registerJsonBodies(app);
-  registerConventions(app);
-
+async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -124,14 +118,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     transform: documentRoute,
     transformObject: documentObject,
   });
+}
 
-  registerAuth(app, database);
-  registerEtags(app);
-  registerIdempotency(app, database);
-  setRenderBudget(config.renderBudgetMs);
-  registerRichText(app);
-  await registerRateLimit(app, config);
-
+/** One plugin per module; the order is the OpenAPI document's. */
+async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(userRoutes);
   await app.register(apiTokenRoutes);
@@ -146,7 +136,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   await app.register(projectTemplateRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes);
+}
 
+/** The OpenAPI document and the page that shows it, once every route is in it. */
+async function registerDocs(app: FastifyInstance): Promise<void> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -154,5 +147,4 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     uiHooks: {},
     staticCSP: true,
   });
-  return app as unknown as App;
 }

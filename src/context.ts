@@ -2,6 +2,7 @@
 // and in which workspace. Services never read HTTP state; routes build this from the authenticated
 // request.
 import type { Kysely } from 'kysely';
+import { now as clockNow } from './clock.ts';
 import { isRetryable } from './db/errors.ts';
 import { type ClaimRef, markCommitted } from './db/idempotency.ts';
 import type { Database, Dialect } from './db/index.ts';
@@ -45,7 +46,7 @@ export interface Context extends Auth {
 }
 
 export function now(): string {
-  return new Date().toISOString();
+  return clockNow();
 }
 
 /**

@@ -7,7 +7,11 @@
 // the end of the transaction (inTransaction) refuses a write in which nothing was compared: a create,
 // whose resource has no current version, so no tag matches it, `*` included (RFC 9110 §13.1.1). A
 // service that forgets to compare therefore fails closed (412), never open.
-import { AppError } from './http/errors.ts';
+import type { Kysely } from 'kysely';
+import { findById, type RowSource } from './db/by-id.ts';
+import type { Dialect } from './db/index.ts';
+import type { DB } from './db/types.ts';
+import { AppError, notFound } from './http/errors.ts';
 
 /** What an If-Match header asked for: any existing version (`*`), or one of these. */
 export type Expected = '*' | readonly string[];
@@ -60,4 +64,41 @@ export function settleIfMatch(ctx: { ifMatch?: IfMatch }): void {
     'precondition_failed',
     'If-Match names a version of an existing resource, and this request makes a new one; send it without If-Match',
   );
+}
+
+/** A kind of row that a change loads by id: where it lives, its name in answers, and its version. */
+export interface RowKind<R> extends RowSource {
+  /** As a 404 and a 412 name it ('project status'). */
+  name: string;
+  /** Its updatedAt, or createdAt for a row the API never changes (docs/reliability.md). */
+  version: (row: R) => string | Date;
+}
+
+/** What loadById needs of a Context (context.ts imports this file, so not the Context itself). */
+interface LoadContext {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  workspace: { id: string };
+  ifMatch?: IfMatch;
+}
+
+/**
+ * The row of `kind` with this id, or 404 when there is none (`id` null or undefined: a malformed one) or
+ * `visible` hides it, so that a row the caller may not see answers as a random id. `forChange`
+ * locks it (PostgreSQL; SQLite's write transaction already excludes other writers) and compares
+ * If-Match with its version.
+ */
+export async function loadById<R>(
+  ctx: LoadContext,
+  kind: RowKind<R>,
+  id: string | null | undefined,
+  { forChange, visible }: { forChange: boolean; visible?: (row: R) => boolean },
+): Promise<R> {
+  const lock = forChange && ctx.dialect === 'postgres';
+  const row = id == null ? undefined : await findById<R>(ctx.db, kind, ctx.workspace.id, id, lock);
+  if (row === undefined || (visible !== undefined && !visible(row))) {
+    throw notFound(kind.name.charAt(0).toUpperCase() + kind.name.slice(1));
+  }
+  if (forChange) checkVersion(ctx, kind.name, kind.version(row));
+  return row;
 }

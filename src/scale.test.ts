@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { api, freePort, type Server, scratchDatabase, startServer, TOKEN } from '../scripts/servers.ts';
-import { onPostgres } from './test/helpers.ts';
+import { openDatabase } from './db/index.ts';
+import { caughtUp, onPostgres } from './test/helpers.ts';
 import { startReceiver } from './test/receiver.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -44,9 +45,12 @@ if (onPostgres) {
     first,
     ...(await Promise.all([1, 2].map(async () => startServer(scratch.url, await freePort(), env)))),
   ];
+  // The test's own look at the database the servers share (where the webhook worker's progress shows).
+  const database = openDatabase(scratch.url, { poolSize: 1 });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await receiver.close();
+    await database.close();
     await scratch.drop();
   });
   let turn = 0;
@@ -189,7 +193,7 @@ if (onPostgres) {
 
       await create(45, 'Hooked');
       await receiver.waitFor('/scale', 45, 30_000);
-      await new Promise((r) => setTimeout(r, 500)); // a second delivery of any, if there were one
+      await caughtUp(database.db, sub.body.id); // a second delivery of any, if there were one, is made
       assert.deepEqual(entityIds('/scale').sort(), [...created].sort(), 'every event once, none twice');
 
       // One process killed mid-run (its leases expire), then started again.

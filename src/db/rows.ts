@@ -14,3 +14,8 @@ export function groupBy<R, V = R>(
   }
   return out;
 }
+
+/** Rows by their id, for looking up an expansion's row. */
+export function byId<R extends { id: string }>(rows: readonly R[]): Map<string, R> {
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { advanceClock } from '../clock.ts';
 import { problem, setup } from '../test/helpers.ts';
 
 const f = await setup();
@@ -7,13 +8,13 @@ const team = (await f.owner.post('/v1/teams', { name: 'Tags' })).body;
 const TAG = /^"[0-9a-z]+-[A-Za-z0-9_-]{16}"$/;
 const versionOf = (tag: string) => tag.slice(1, tag.indexOf('-'));
 // A version is the resource's updatedAt, to the millisecond; every change moves it at least 1 ms
-// past the one before (context.ts changedAt). The tests leave a gap between writes all the same.
-const tick = () => new Promise((r) => setTimeout(r, 5));
+// past the one before (context.ts changedAt). The tests move the clock (clock.ts) between writes all the same.
+const tick = () => advanceClock(5);
 
 async function newTask(name: string) {
   const res = await f.owner.post('/v1/tasks?expand=none', { name, teamId: team.id });
   assert.equal(res.status, 201);
-  await tick();
+  tick();
   return res;
 }
 
@@ -31,9 +32,9 @@ describe('ETag, If-None-Match and If-Match', () => {
     assert.equal(updated.status, 200);
     assert.match(String(updated.headers.etag), TAG);
     assert.notEqual(versionOf(String(updated.headers.etag)), versionOf(String(got.headers.etag)));
-    await tick();
+    tick();
     assert.equal((await f.owner.delete(`/v1/tasks/${created.body.id}`)).status, 204);
-    await tick();
+    tick();
     const restored = await f.owner.post(`/v1/tasks/${created.body.id}/restore?expand=none`);
     assert.equal(restored.status, 200);
     assert.match(String(restored.headers.etag), TAG);
@@ -75,7 +76,7 @@ describe('ETag, If-None-Match and If-Match', () => {
     const tag = String((await f.owner.get(`/v1/tasks/${id}?expand=none`)).headers.etag);
     const ok = await f.owner.post('/v1/tasks?expand=none', { id, name: 'Guarded 2' }, { 'if-match': tag });
     assert.equal(ok.status, 200);
-    await tick();
+    tick();
     const stale = await f.owner.post(
       '/v1/tasks?expand=none',
       { id, name: 'Lost update' },
@@ -92,12 +93,12 @@ describe('ETag, If-None-Match and If-Match', () => {
       { 'if-match': `${tag}, ${current}` },
     );
     assert.equal(listed.status, 200);
-    await tick();
+    tick();
     assert.equal(
       (await f.owner.post('/v1/tasks?expand=none', { id, name: 'Any' }, { 'if-match': '*' })).status,
       200,
     );
-    await tick();
+    tick();
     const now = String((await f.owner.get(`/v1/tasks/${id}?expand=none`)).headers.etag);
     problem(
       await f.owner.post('/v1/tasks?expand=none', { id, name: 'Weak' }, { 'if-match': `W/${now}` }),
@@ -122,7 +123,7 @@ describe('ETag, If-None-Match and If-Match', () => {
     assert.equal((await f.owner.delete(`/v1/tasks/${id}`, { 'if-match': fresh })).status, 204);
 
     const doc = await f.owner.post('/v1/documents?expand=none', { name: 'Doc guarded', teamId: team.id });
-    await tick();
+    tick();
     assert.equal((await f.owner.post('/v1/documents', { id: doc.body.id, name: 'Doc 2' })).status, 200);
     problem(
       await f.owner.post(
@@ -137,7 +138,7 @@ describe('ETag, If-None-Match and If-Match', () => {
       name: 'Guarded project',
       teamIds: [team.id],
     });
-    await tick();
+    tick();
     assert.equal((await f.owner.post('/v1/projects', { id: project.body.id, name: 'P2' })).status, 200);
     problem(
       await f.owner.post(
@@ -170,7 +171,7 @@ describe('ETag, If-None-Match and If-Match', () => {
     assert.equal((await f.owner.post(url, { reaction: 'eyes' }, { 'if-match': tag })).status, 201);
     assert.equal((await f.owner.post(url, { reaction: 'tada' }, { 'if-match': tag })).status, 201);
     assert.equal((await f.owner.delete(`${url}/eyes`, { 'if-match': tag })).status, 204);
-    await tick();
+    tick();
     assert.equal((await f.owner.post(`/v1/posts/${post.body.id}/resolve`)).status, 200);
     problem(await f.owner.post(url, { reaction: 'rocket' }, { 'if-match': tag }), 412, 'precondition_failed');
     problem(await f.owner.delete(`${url}/tada`, { 'if-match': tag }), 412, 'precondition_failed');

@@ -10,10 +10,12 @@
 // without an answer: a retry is then refused (409), never run again. A key left running and
 // uncommitted (its process died before the commit) is taken over by a retry after IN_FLIGHT_MS.
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { now } from '../context.ts';
 import * as store from '../db/idempotency.ts';
 import type { Database } from '../db/index.ts';
+import type { DB } from '../db/types.ts';
 import { AppError } from './errors.ts';
 
 export const KEEP_MS = 24 * 3600_000;
@@ -54,88 +56,12 @@ function reused(): AppError {
 
 export function registerIdempotency(app: FastifyInstance, database: Database): void {
   const { db } = database;
-
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.auth) return;
-    const key = keyOf(request);
-    if (key === undefined) return;
-    const claim: store.Claim = {
-      tokenId: request.auth.actor.tokenId,
-      key,
-      method: request.method,
-      path: request.url,
-      bodyHash: hash('sha256', JSON.stringify(request.body ?? null), 'base64url'),
-    };
-    const at = now();
-    // The request's transaction marks the key committed (context.ts `committing`).
-    const hold = () => {
-      claims.set(request, claim);
-      request.auth = { ...request.auth!, idempotency: { tokenId: claim.tokenId, key, claimedAt: at } };
-    };
-    if (await store.claimKey(db, claim, at)) {
-      hold();
-      return;
-    }
-    const seen = await store.findKey(db, claim.tokenId, key);
-    const age = seen ? Date.parse(at) - Date.parse(String(seen.created_at)) : 0;
-    const expired = seen !== undefined && age >= KEEP_MS;
-    if (seen && !expired) {
-      if (seen.method !== claim.method || seen.path !== claim.path || seen.body_hash !== claim.bodyHash) {
-        throw reused();
-      }
-      if (seen.status_code === null && age < IN_FLIGHT_MS) {
-        throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
-      }
-      if (seen.status_code === null && seen.committed_at !== null) {
-        throw new AppError(
-          'conflict',
-          'The first request with this Idempotency-Key was carried out, but the server stopped before its answer was kept; read the resource to see the result',
-        );
-      }
-      if (seen.status_code !== null) {
-        if (seen.response_body === null) {
-          throw new AppError(
-            'conflict',
-            `The first request with this Idempotency-Key succeeded (${seen.status_code}); its answer held a secret that is shown only once, so it is not kept`,
-          );
-        }
-        const headers = JSON.parse(seen.response_headers ?? '{}') as Record<string, string>;
-        for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-        reply.header('idempotent-replayed', 'true');
-        return reply.code(seen.status_code).send(seen.response_body);
-      }
-    }
-    // Gone (purged between the two looks), expired, or abandoned by a process that died: take it over.
-    const taken = seen ? await store.retakeKey(db, claim, seen, at) : await store.claimKey(db, claim, at);
-    if (!taken)
-      throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
-    hold();
-  });
-
+  app.addHook('preHandler', async (request, reply) => claimOrReplay(db, request, reply));
   app.addHook('onSend', async (request, reply, payload) => {
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
-    try {
-      if (reply.statusCode >= 500 || typeof payload !== 'string') {
-        await store.releaseKey(db, claim.tokenId, claim.key);
-        return payload;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) headers[name] = String(value);
-      }
-      const secret = request.routeOptions.config.secretInAnswer === true && reply.statusCode < 300;
-      await store.saveAnswer(db, claim.tokenId, claim.key, {
-        status: reply.statusCode,
-        headers,
-        body: secret ? null : payload,
-      });
-    } catch (error) {
-      // The answer still goes out; a retry with this key waits out IN_FLIGHT_MS, then runs again.
-      request.log.error({ err: error }, 'cannot keep the answer of an idempotent request');
-    }
+    await keepAnswer(db, request, reply, payload, claim);
     return payload;
   });
 
@@ -147,4 +73,108 @@ export function registerIdempotency(app: FastifyInstance, database: Database): v
       .catch((error) => app.log.error({ err: error }, 'cannot purge idempotency keys'));
   }, PURGE_EVERY_MS).unref();
   app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Before a POST with a key runs: claim the key, or answer as its first request did. */
+async function claimOrReplay(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  if (request.method !== 'POST' || !request.auth) return;
+  const key = keyOf(request);
+  if (key === undefined) return;
+  const claim: store.Claim = {
+    tokenId: request.auth.actor.tokenId,
+    key,
+    method: request.method,
+    path: request.url,
+    bodyHash: hash('sha256', JSON.stringify(request.body ?? null), 'base64url'),
+  };
+  const at = now();
+  // The request's transaction marks the key committed (context.ts `committing`).
+  const hold = () => {
+    claims.set(request, claim);
+    request.auth = { ...request.auth!, idempotency: { tokenId: claim.tokenId, key, claimedAt: at } };
+  };
+  if (await store.claimKey(db, claim, at)) {
+    hold();
+    return;
+  }
+  const seen = await store.findKey(db, claim.tokenId, key);
+  const age = seen ? Date.parse(at) - Date.parse(String(seen.created_at)) : 0;
+  if (seen && age < KEEP_MS && seen.status_code !== null) return replay(seen, claim, reply);
+  if (seen && age < KEEP_MS) refuseUnanswered(seen, claim, age);
+  // Gone (purged between the two looks), expired, or abandoned by a process that died: take it over.
+  const taken = seen ? await store.retakeKey(db, claim, seen, at) : await store.claimKey(db, claim, at);
+  if (!taken) throw stillRunning();
+  hold();
+}
+
+/** A key whose first request was answered: the same answer again, unless this is another request. */
+function replay(seen: store.IdempotencyRow, claim: store.Claim, reply: FastifyReply): FastifyReply {
+  if (!sameRequest(seen, claim)) throw reused();
+  if (seen.response_body === null) {
+    throw new AppError(
+      'conflict',
+      `The first request with this Idempotency-Key succeeded (${seen.status_code}); its answer held a secret that is shown only once, so it is not kept`,
+    );
+  }
+  const headers = JSON.parse(seen.response_headers ?? '{}') as Record<string, string>;
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  reply.header('idempotent-replayed', 'true');
+  return reply.code(seen.status_code!).send(seen.response_body);
+}
+
+/**
+ * A key claimed but not answered: refused while its first request may still run or once its change
+ * committed; one abandoned uncommitted past IN_FLIGHT_MS passes, to be taken over.
+ */
+function refuseUnanswered(seen: store.IdempotencyRow, claim: store.Claim, age: number): void {
+  if (!sameRequest(seen, claim)) throw reused();
+  if (age < IN_FLIGHT_MS) throw stillRunning();
+  if (seen.committed_at !== null) {
+    throw new AppError(
+      'conflict',
+      'The first request with this Idempotency-Key was carried out, but the server stopped before its answer was kept; read the resource to see the result',
+    );
+  }
+}
+
+function sameRequest(seen: store.IdempotencyRow, claim: store.Claim): boolean {
+  return seen.method === claim.method && seen.path === claim.path && seen.body_hash === claim.bodyHash;
+}
+
+function stillRunning(): AppError {
+  return new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+}
+
+/** After a claimed request's answer is made: keep it for retries, or free the key after a 5xx. */
+async function keepAnswer(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  claim: { tokenId: string; key: string },
+): Promise<void> {
+  try {
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      await store.releaseKey(db, claim.tokenId, claim.key);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const secret = request.routeOptions.config.secretInAnswer === true && reply.statusCode < 300;
+    await store.saveAnswer(db, claim.tokenId, claim.key, {
+      status: reply.statusCode,
+      headers,
+      body: secret ? null : payload,
+    });
+  } catch (error) {
+    // The answer still goes out; a retry with this key waits out IN_FLIGHT_MS, then runs again.
+    request.log.error({ err: error }, 'cannot keep the answer of an idempotent request');
+  }
 }

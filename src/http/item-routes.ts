@@ -3,8 +3,8 @@
 // summaries and answers follow from its names, so these routes read alike across resources and a new
 // one copies nothing.
 import { type TSchema, Type } from 'typebox';
-import type { App } from '../app.ts';
 import { type Context, inTransaction, readContext } from '../context.ts';
+import type { App } from './app-type.ts';
 import { auth } from './auth.ts';
 import { type ExpandInput, type Presentation, parsePresentation } from './query.ts';
 import { Empty, errors, IdParams } from './schemas.ts';

@@ -7,8 +7,8 @@
 // Used by src/fuzz.test.ts (a fixed-seed slice in `npm test`) and scripts/fuzz.ts (`npm run fuzz`).
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import type { App } from '../app.ts';
 import type { Database } from '../db/index.ts';
+import type { App } from '../http/app-type.ts';
 import { pathologicalCorpus } from './pathological.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema and OpenAPI are walked as plain JSON.

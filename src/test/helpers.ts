@@ -6,11 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { type App, buildApp } from '../app.ts';
+import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import type { DB } from '../db/types.ts';
+import type { App } from '../http/app-type.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
 
 export const onPostgres = process.env.CAIRN_TEST_DATABASE === 'postgres';
@@ -212,4 +215,33 @@ export function taskHelpers(as: Client) {
   const ids = async (qs: string): Promise<string[]> =>
     (await search(qs)).data.map((t: { id: string }) => t.id);
   return { create, search, ids };
+}
+
+/**
+ * Waits until the webhook worker is done with a subscription for now: no turn holds it, and its
+ * position is at the last event of its type in its workspace, so whatever it was going to send has
+ * been sent. A negative check ("nothing more was delivered") waits for this, not for a while.
+ */
+export async function caughtUp(db: Kysely<DB>, subscriptionId: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const sub = await db
+      .selectFrom('webhook_subscriptions')
+      .select(['workspace_id', 'event', 'cursor_tx', 'cursor_seq', 'lease_owner'])
+      .where('id', '=', subscriptionId)
+      .executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('events')
+      .select(['tx', 'seq'])
+      .where('workspace_id', '=', sub.workspace_id)
+      .where('type', '=', sub.event)
+      .orderBy('tx', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const at = Number(sub.cursor_tx) === Number(last.tx) && Number(sub.cursor_seq) === Number(last.seq);
+    if (sub.lease_owner === null && at) return;
+    assert.ok(Date.now() < until, `the webhook worker did not finish with subscription ${subscriptionId}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

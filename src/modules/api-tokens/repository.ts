@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiTokensTable, DB, WorkspaceRole } from '../../db/types.ts';
+import type { RowKind } from '../../preconditions.ts';
 
 export type TokenRow = Selectable<ApiTokensTable>;
 
@@ -7,20 +8,12 @@ export async function insertToken(db: Kysely<DB>, row: TokenRow): Promise<void> 
   await db.insertInto('api_tokens').values(row).execute();
 }
 
-/** A token by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
-export function findToken(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<TokenRow | undefined> {
-  const q = db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
-}
+/** Tokens by id (preconditions.ts loadById). A token never changes once made: its version is its createdAt. */
+export const TOKENS: RowKind<TokenRow> = {
+  from: 'api_tokens',
+  name: 'API token',
+  version: (r) => r.created_at,
+};
 
 export interface TokenOwner {
   token_id: string;

@@ -1,5 +1,5 @@
-import type { App } from '../../app.ts';
 import { inTransaction } from '../../context.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { Empty, errors, IdParams } from '../../http/schemas.ts';
 import { ApiTokenCreateBody, ApiTokenCreated } from './schema.ts';

@@ -2,9 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Auth, type Context, now } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
-import { forbidden, invalid, notFound } from '../../http/errors.ts';
+import { forbidden, invalid } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
-import { checkVersion } from '../../preconditions.ts';
+import { loadById } from '../../preconditions.ts';
 import * as users from '../users/service.ts';
 import { canIssueTokenFor, canRevokeToken } from './policy.ts';
 import type { TokenRow } from './repository.ts';
@@ -75,13 +75,11 @@ export async function issueToken(
 }
 
 export async function revokeToken(ctx: Context, ref: string): Promise<void> {
-  const tokenId = uuidRef(ref);
-  const lock = ctx.dialect === 'postgres';
-  const row = tokenId ? await repo.findToken(ctx.db, ctx.workspace.id, tokenId, lock) : undefined;
   // Someone else's token is not revealed to a caller who could not revoke it.
-  if (!row || !canRevokeToken(ctx.actor, { userId: row.user_id })) throw notFound('API token');
-  // A token never changes once made: its version is its createdAt (docs/reliability.md).
-  checkVersion(ctx, 'API token', row.created_at);
+  const row = await loadById(ctx, repo.TOKENS, uuidRef(ref), {
+    forChange: true,
+    visible: (token) => canRevokeToken(ctx.actor, { userId: token.user_id }),
+  });
   if (row.revoked_at === null) await repo.revokeToken(ctx.db, ctx.workspace.id, row.id, now());
 }
 

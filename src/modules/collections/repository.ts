@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
 import type { CollectionsTable, DB } from '../../db/types.ts';
+import type { RowKind } from '../../preconditions.ts';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 
@@ -33,20 +34,12 @@ export async function updateCollection(
     .execute();
 }
 
-/** A collection by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
-export function findCollection(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<CollectionRow | undefined> {
-  const q = db
-    .selectFrom('collections')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
-}
+/** Collections by id (db/by-id.ts, preconditions.ts loadById). */
+export const COLLECTIONS: RowKind<CollectionRow> = {
+  from: 'collections',
+  name: 'collection',
+  version: (r) => r.updated_at,
+};
 
 export function findCollections(
   db: Kysely<DB>,

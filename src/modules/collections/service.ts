@@ -2,10 +2,11 @@
 // by the whole workspace (guests included: a name reveals nothing a project does not).
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
+import { findById } from '../../db/by-id.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
-import { checkVersion } from '../../preconditions.ts';
+import { forbidden } from '../../http/errors.ts';
+import { loadById } from '../../preconditions.ts';
 import type { CollectionRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { CollectionUpsertBody } from './schema.ts';
@@ -16,10 +17,7 @@ export async function upsertCollection(
 ): Promise<{ row: CollectionRow; created: boolean }> {
   const at = now();
   if (body.id !== undefined) {
-    const id = body.id.toLowerCase();
-    const existing = await repo.findCollection(ctx.db, ctx.workspace.id, id, ctx.dialect === 'postgres');
-    if (!existing) throw notFound('Collection');
-    checkVersion(ctx, 'collection', existing.updated_at);
+    const existing = await loadById(ctx, repo.COLLECTIONS, body.id.toLowerCase(), { forChange: true });
     if (ctx.actor.role === 'guest') throw forbidden('Guests cannot change collections');
     const changes = { name: body.name.trim(), updated_at: changedAt(existing.updated_at, at) };
     await repo.updateCollection(ctx.db, ctx.workspace.id, existing.id, changes);
@@ -43,7 +41,7 @@ export function listCollections(ctx: Context, page: PageRequest): Promise<Page<C
 }
 
 export function findCollection(ctx: Pick<Context, 'db' | 'workspace'>, id: string) {
-  return repo.findCollection(ctx.db, ctx.workspace.id, id);
+  return findById<CollectionRow>(ctx.db, repo.COLLECTIONS, ctx.workspace.id, id);
 }
 
 export function collectionsByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { advanceClock, now } from '../../clock.ts';
 import { inTransaction } from '../../context.ts';
 import { type Client, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 import * as tasks from '../tasks/service.ts';
@@ -213,9 +214,9 @@ describe('sync filters (extensions)', () => {
     const mk = (body: Record<string, unknown>) =>
       f.owner.post('/v1/tasks?expand=none', { teamId: team.id, ...body });
     await mk({ name: 'Sync old' });
-    await new Promise((r) => setTimeout(r, 15));
-    const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 15));
+    advanceClock(15);
+    const since = now();
+    advanceClock(15);
     await mk({ name: 'Sync started', statusId: started });
     await mk({ name: 'Sync mine', assignedToId: member.id, labelIds: [bug] });
     await mk({ name: 'Sync both', statusId: started, assignedToId: member.id });
@@ -267,9 +268,9 @@ describe('sync filters (extensions)', () => {
   test('project and document search: updatedSince', async () => {
     await f.owner.post('/v1/projects', { name: 'Sync project old', teamId: eng.id });
     await f.owner.post('/v1/documents', { name: 'Sync doc old', teamId: eng.id });
-    await new Promise((r) => setTimeout(r, 15));
-    const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 15));
+    advanceClock(15);
+    const since = now();
+    advanceClock(15);
     await f.owner.post('/v1/projects', { name: 'Sync project new', teamId: eng.id });
     await f.owner.post('/v1/documents', { name: 'Sync doc new', teamId: eng.id });
     assert.deepEqual(names(await f.owner.get(`/v1/projects/search?name=sync&updatedSince=${since}`)), [

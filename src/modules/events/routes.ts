@@ -1,8 +1,9 @@
 // GET /v1/events (docs/decisions.md §7): the pull side of webhooks.
-import type { App } from '../../app.ts';
+
 import { readContext } from '../../context.ts';
 import { readFeed } from '../../events/feed.ts';
 import { type Position, positionOf, START } from '../../events/stream.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { invalidRequest } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';

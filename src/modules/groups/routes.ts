@@ -1,8 +1,8 @@
 // /v1/teams and /v1/areas: the same operations on the two kinds of group, registered once per kind.
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
 import type { GroupKind } from '../../db/types.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { flag, parseExpand } from '../../http/query.ts';

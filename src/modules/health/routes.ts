@@ -1,7 +1,7 @@
 // Liveness and readiness (docs/decisions.md §8): no token; /readyz asks the database.
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/error-handler.ts';
 
 const Status = Type.Object({ status: Type.String() });

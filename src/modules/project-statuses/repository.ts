@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, ProjectStatusesTable } from '../../db/types.ts';
+import type { RowKind } from '../../preconditions.ts';
 
 export type ProjectStatusRow = Selectable<ProjectStatusesTable>;
 
@@ -7,20 +8,12 @@ export async function insertStatuses(db: Kysely<DB>, rows: ProjectStatusRow[]): 
   if (rows.length > 0) await db.insertInto('project_statuses').values(rows).execute();
 }
 
-/** A status by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
-export function findStatus(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<ProjectStatusRow | undefined> {
-  const q = db
-    .selectFrom('project_statuses')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
-}
+/** Statuses by id (db/by-id.ts, preconditions.ts loadById). */
+export const STATUSES: RowKind<ProjectStatusRow> = {
+  from: 'project_statuses',
+  name: 'project status',
+  version: (r) => r.updated_at,
+};
 
 export function findStatuses(
   db: Kysely<DB>,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
+import { findById } from '../../db/by-id.ts';
 import { lockDerived } from '../../db/locks.ts';
 import type { DB } from '../../db/types.ts';
-import { forbidden, invalid, notFound } from '../../http/errors.ts';
-import { checkVersion } from '../../preconditions.ts';
+import { forbidden, invalid } from '../../http/errors.ts';
+import { loadById } from '../../preconditions.ts';
 import { isWorkspaceAdmin } from '../users/policy.ts';
 import type { ProjectStatusRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -39,7 +40,7 @@ export function listStatuses(ctx: Context): Promise<ProjectStatusRow[]> {
 }
 
 export async function findStatus(ctx: Pick<Context, 'db' | 'workspace'>, id: string) {
-  return repo.findStatus(ctx.db, ctx.workspace.id, id);
+  return findById<ProjectStatusRow>(ctx.db, repo.STATUSES, ctx.workspace.id, id);
 }
 
 export function statusesByIds(ctx: Pick<Context, 'db' | 'workspace'>, ids: string[]) {
@@ -52,9 +53,7 @@ export async function upsertStatus(
 ): Promise<{ row: ProjectStatusRow; created: boolean }> {
   const at = now();
   if (body.id !== undefined) {
-    const existing = await repo.findStatus(ctx.db, ctx.workspace.id, body.id, ctx.dialect === 'postgres');
-    if (!existing) throw notFound('Project status');
-    checkVersion(ctx, 'project status', existing.updated_at);
+    const existing = await loadById(ctx, repo.STATUSES, body.id, { forChange: true });
     if (!isWorkspaceAdmin(ctx.actor)) throw forbidden('Only owners and admins can change project statuses');
     const changes = {
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { flag, parsePresentation } from '../../http/query.ts';
 import { DEFAULT_LIMIT, Empty, errors, IdParams, List } from '../../http/schemas.ts';

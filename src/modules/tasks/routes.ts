@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { advanceClock } from '../../clock.ts';
 import { ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 
 const f = await setup();
@@ -185,7 +186,7 @@ describe('POST /v1/tasks (update)', () => {
         projectId: project.id,
       })
     ).body;
-    await new Promise((r) => setTimeout(r, 5));
+    advanceClock(5);
     const res = await f.owner.post('/v1/tasks', {
       id: String(created.publicId),
       dueDate: null,

@@ -3,6 +3,7 @@ import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, UsersTable } from '../../db/types.ts';
+import type { RowKind } from '../../preconditions.ts';
 
 const USER_COLUMNS = [
   'u.seq',
@@ -23,20 +24,13 @@ export async function insertUser(db: Kysely<DB>, row: Omit<UserRow, 'seq'>): Pro
   return { ...row, seq: Number(seq) };
 }
 
-/** A user by id; `forUpdate` (PostgreSQL) locks the row until the transaction ends. */
-export function findUser(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<UserRow | undefined> {
-  const q = db
-    .selectFrom('users as u')
-    .select(USER_COLUMNS)
-    .where('u.workspace_id', '=', workspaceId)
-    .where('u.id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
-}
+/** Users by id (db/by-id.ts, preconditions.ts loadById). */
+export const USERS: RowKind<UserRow> = {
+  from: 'users as u',
+  columns: USER_COLUMNS,
+  name: 'user',
+  version: (r) => r.updated_at,
+};
 
 export function findUserByEmail(
   db: Kysely<DB>,

@@ -1,5 +1,5 @@
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { invalid } from '../../http/errors.ts';

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Context, changedAt, now } from '../../context.ts';
+import { findById } from '../../db/by-id.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
-import { checkVersion } from '../../preconditions.ts';
+import { loadById } from '../../preconditions.ts';
 import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
 import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -58,15 +59,13 @@ export async function updateUser(
   change: { name?: string; email?: string; role?: WorkspaceRole },
 ): Promise<UserRow> {
   const userId = uuidRef(id);
-  const lock = ctx.dialect === 'postgres';
   // A role change may take every owner's lock (keepAnOwner): take those first, in id order, before the
   // target's, so that two owners demoting each other queue instead of deadlocking.
-  if (change.role !== undefined && lock) await repo.ownerIds(ctx.db, ctx.workspace.id, true);
+  if (change.role !== undefined && ctx.dialect === 'postgres')
+    await repo.ownerIds(ctx.db, ctx.workspace.id, true);
   // Someone outside the caller's directory is not found, as a random id: a 403 would confirm them.
   const seen = userId ? await findInDirectory(ctx, userId) : undefined;
-  const current = seen && lock ? await repo.findUser(ctx.db, ctx.workspace.id, seen.id, true) : seen;
-  if (!current) throw notFound('User');
-  checkVersion(ctx, 'user', current.updated_at);
+  const current = await loadById(ctx, repo.USERS, seen?.id, { forChange: true });
   if (!canUpdateUser(ctx.actor, current, change)) {
     throw forbidden('Only owners and admins change other people, and only owners change owners');
   }
@@ -116,7 +115,7 @@ export async function createUser(ctx: Context, input: NewUser): Promise<UserRow>
 }
 
 export async function getMe(ctx: Context): Promise<UserRow> {
-  const row = await repo.findUser(ctx.db, ctx.workspace.id, ctx.actor.id);
+  const row = await findById<UserRow>(ctx.db, repo.USERS, ctx.workspace.id, ctx.actor.id);
   if (!row) throw new AppError('unauthenticated', 'The token no longer has a user');
   return row;
 }

@@ -11,6 +11,7 @@ import type {
   WebhookSubscriptionsTable,
 } from '../../db/types.ts';
 import { isAfter, settled } from '../../events/stream.ts';
+import type { RowKind } from '../../preconditions.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -58,20 +59,17 @@ export async function insertSubscription(db: Kysely<DB>, row: Omit<SubscriptionR
   await db.insertInto('webhook_subscriptions').values(row).execute();
 }
 
-/** A subscription by id; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
-export function findSubscription(
-  db: Kysely<DB>,
-  workspaceId: string,
-  id: string,
-  forUpdate = false,
-): Promise<SubscriptionRow | undefined> {
-  const q = db
-    .selectFrom('webhook_subscriptions as s')
-    .select(SUBSCRIPTION_COLUMNS)
-    .where('s.workspace_id', '=', workspaceId)
-    .where('s.id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
-}
+/**
+ * Subscriptions by id (preconditions.ts loadById). The version is the createdAt, since nothing a
+ * client sets changes after it is made (the worker's bookkeeping moves its updated_at, which is not
+ * a version; docs/reliability.md).
+ */
+export const SUBSCRIPTIONS: RowKind<SubscriptionRow> = {
+  from: 'webhook_subscriptions as s',
+  columns: SUBSCRIPTION_COLUMNS,
+  name: 'webhook subscription',
+  version: (r) => r.created_at,
+};
 
 /** Removes a subscription with its log and queued replays. */
 export async function deleteSubscription(db: Kysely<DB>, workspaceId: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 // /v1/webhooks (docs/decisions.md §7).
 import { Type } from 'typebox';
-import type { App } from '../../app.ts';
 import { inTransaction, readContext } from '../../context.ts';
+import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { Empty, errors, Page } from '../../http/schemas.ts';

@@ -8,7 +8,7 @@ import { eventsCommitted } from '../../events/signal.ts';
 import { head } from '../../events/stream.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
-import { checkVersion } from '../../preconditions.ts';
+import { loadById } from '../../preconditions.ts';
 import { EVENT_TYPES } from '../registry.ts';
 import { canManageSubscription } from './policy.ts';
 import { IN_GOOD_STANDING } from './queue.ts';
@@ -66,23 +66,13 @@ export async function subscribe(
 
 /**
  * A subscription the caller may manage, by id; 404 otherwise (another workspace's, another user's).
- * `forChange` locks it (PostgreSQL) and compares If-Match with its version: its createdAt, since
- * nothing a client sets changes after it is made (the worker's bookkeeping moves its updated_at,
- * which is not a version; docs/reliability.md).
+ * `forChange` locks it (PostgreSQL) and compares If-Match with its version.
  */
-export async function loadSubscription(
-  ctx: Context,
-  ref: string,
-  forChange = false,
-): Promise<SubscriptionRow> {
-  const id = uuidRef(ref);
-  const lock = forChange && ctx.dialect === 'postgres';
-  const row = id ? await repo.findSubscription(ctx.db, ctx.workspace.id, id, lock) : undefined;
-  if (!row || !canManageSubscription(ctx.actor, { createdById: row.created_by_id })) {
-    throw notFound('Webhook subscription');
-  }
-  if (forChange) checkVersion(ctx, 'webhook subscription', row.created_at);
-  return row;
+export function loadSubscription(ctx: Context, ref: string, forChange = false): Promise<SubscriptionRow> {
+  return loadById(ctx, repo.SUBSCRIPTIONS, uuidRef(ref), {
+    forChange,
+    visible: (row) => canManageSubscription(ctx.actor, { createdById: row.created_by_id }),
+  });
 }
 
 export async function unsubscribe(ctx: Context, ref: string): Promise<void> {

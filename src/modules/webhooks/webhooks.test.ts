@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
+import { caughtUp, client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 import { startReceiver } from '../../test/receiver.ts';
 import { EVENT_TYPES } from '../registry.ts';
 import { startWorker } from './worker.ts';
@@ -371,8 +371,9 @@ describe('delivery', () => {
     assert.equal(got!.json.data.id, open.id);
     const [their] = await receiver.waitFor(theirs.path, 1);
     assert.equal(their!.json.data.id, theirTask.id);
-    // Give the worker time to (wrongly) send more.
-    await new Promise((r) => setTimeout(r, 300));
+    // Once the worker is past every event, it has sent all it was going to (wrongly or not).
+    await caughtUp(f.database.db, mine.id);
+    await caughtUp(f.database.db, theirs.id);
     assert.equal(receiver.received.filter((r) => r.path === mine.path).length, 1);
     assert.equal(receiver.received.filter((r) => r.path === theirs.path).length, 1);
   });
