@@ -141,7 +141,7 @@ const requestMemos = new WeakMap<Actor, Map<string, Promise<unknown>>>();
  * groups/lookup.ts) is only good while the transaction or savepoint that took the lock lasts: call it
  * when one starts and after a rollback, so that what a transaction relies on it has read itself.
  */
-export function forgetRequestMemos(actor: Actor): void {
+function forgetRequestMemos(actor: Actor): void {
   requestMemos.delete(actor);
 }
 

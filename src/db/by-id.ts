@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './types.ts';
 
 /** The tables whose rows are named by workspace and id. */
-export type ScopedTable = {
+type ScopedTable = {
   [T in keyof DB]: DB[T] extends { workspace_id: string; id: string } ? T : never;
 }[keyof DB];
 

@@ -43,7 +43,7 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** How many times a transaction is tried in all when the database asks for a retry. */
-export const TRANSACTION_ATTEMPTS = 5;
+const TRANSACTION_ATTEMPTS = 5;
 
 /** Runs `attempt` again (a fresh transaction each time) while it fails with a retryable error. */
 export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {

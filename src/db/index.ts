@@ -57,7 +57,7 @@ const INT8_OID = 20;
  * `2026-11-21 10:00:00.123+00`) to the ISO string SQLite stores. Written out rather than left to
  * `new Date(text)`, whose reading of that non-ISO form is not specified (years before 1000 among others).
  */
-export function timestampFromPg(text: string): string {
+function timestampFromPg(text: string): string {
   const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d:\d\d:\d\d)(\.\d+)?\+00$/.exec(text);
   if (!m) return new Date(text).toISOString();
   const ms = (m[5] ?? '.000').padEnd(4, '0').slice(0, 4);

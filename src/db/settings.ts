@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './types.ts';
 
 /** The stored value of `key`, creating it with `make()` if no process has yet. */
-export async function ensureSetting(db: Kysely<DB>, key: string, make: () => string): Promise<string> {
+async function ensureSetting(db: Kysely<DB>, key: string, make: () => string): Promise<string> {
   await db
     .insertInto('instance_settings')
     .values({ key, value: make() })

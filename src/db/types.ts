@@ -6,9 +6,9 @@
 // true/false on PostgreSQL: read them through `Boolean()`.
 import type { Generated } from 'kysely';
 
-export type Timestamp = string;
+type Timestamp = string;
 
-export interface InstanceSettingsTable {
+interface InstanceSettingsTable {
   key: string;
   value: string;
 }
@@ -122,7 +122,7 @@ export interface ProjectStatusesTable {
   updated_at: Timestamp;
 }
 
-export interface CountersTable {
+interface CountersTable {
   workspace_id: string;
   name: string;
   value: number;
@@ -150,7 +150,7 @@ export interface ProjectsTable {
   updated_at: Timestamp;
 }
 
-export interface ProjectTeamsTable {
+interface ProjectTeamsTable {
   workspace_id: string;
   project_id: string;
   group_id: string;
@@ -183,7 +183,7 @@ export interface TasksTable {
   deleted_at: Timestamp | null;
 }
 
-export interface TaskLabelLinksTable {
+interface TaskLabelLinksTable {
   workspace_id: string;
   task_id: string;
   label_id: string;
@@ -281,7 +281,7 @@ export interface TaskTemplatesTable {
   deleted_at: Timestamp | null;
 }
 
-export interface TaskTemplateLabelsTable {
+interface TaskTemplateLabelsTable {
   workspace_id: string;
   template_id: string;
   label_id: string;
@@ -317,14 +317,14 @@ export interface ProjectTemplatesTable {
   deleted_by_id: string | null;
 }
 
-export interface ProjectTemplateAreasTable {
+interface ProjectTemplateAreasTable {
   workspace_id: string;
   template_id: string;
   group_id: string;
   position: number;
 }
 
-export interface EventsTable {
+interface EventsTable {
   seq: Generated<number>;
   workspace_id: string;
   id: string;
@@ -337,7 +337,7 @@ export interface EventsTable {
   tx: Generated<number>;
 }
 
-export type SubscriptionState = 'active' | 'disabled';
+type SubscriptionState = 'active' | 'disabled';
 
 export interface WebhookSubscriptionsTable {
   seq: Generated<number>;

@@ -8,7 +8,7 @@ import type { Auth } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import type { Cursors } from './cursor.ts';
 
-export interface Services {
+interface Services {
   config: Config;
   database: Database;
   cursors: Cursors;

@@ -18,7 +18,7 @@ import type { Database } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
 import { AppError } from './errors.ts';
 
-export const KEEP_MS = 24 * 3600_000;
+const KEEP_MS = 24 * 3600_000;
 const IN_FLIGHT_MS = 60_000;
 const PURGE_EVERY_MS = 3600_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -6,7 +6,7 @@
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The largest publicId a number column holds (PostgreSQL integer). */
-export const MAX_PUBLIC_NUMBER = 2_147_483_647;
+const MAX_PUBLIC_NUMBER = 2_147_483_647;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);

@@ -35,7 +35,7 @@ function nestingOf(text: string): number {
  * The `charset` parameter of a Content-Type, or null when there is none. Quotes and case follow
  * RFC 9110 (`charset="UTF-8"` is `utf-8`); a header too malformed to read counts as a foreign charset.
  */
-export function charsetOf(contentType: string): string | null {
+function charsetOf(contentType: string): string | null {
   try {
     return new MIMEType(contentType).params.get('charset')?.toLowerCase() ?? null;
   } catch {

@@ -16,7 +16,7 @@ import * as users from '../modules/users/service.ts';
 import { FIRST_NAMES, LAST_NAMES, WORDS } from './vocabulary.ts';
 
 /** mulberry32: small, fast, and the same sequence everywhere for a given seed. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -28,7 +28,7 @@ export function random(seed: number): () => number {
 }
 
 /** Picks words with Zipf-like frequencies: a few very common, most rare, as in real titles. */
-export function zipf(rand: () => number, size: number): () => number {
+function zipf(rand: () => number, size: number): () => number {
   const cumulative: number[] = [];
   let sum = 0;
   for (let r = 1; r <= size; r++) {

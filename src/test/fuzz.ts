@@ -96,7 +96,7 @@ export function operationsOf(doc: Json): { operations: Operation[]; components: 
 }
 
 /** A value of `schema` (valid as far as the generator knows; mutations come on top). */
-export function arbitraryFor(
+function arbitraryFor(
   schema: Json,
   components: Record<string, Json>,
   ids: string[],

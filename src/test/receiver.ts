@@ -12,7 +12,7 @@ export interface Received {
   json: any;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   headers?: Record<string, string>;
   /** Milliseconds to wait before answering. */

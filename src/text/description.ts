@@ -60,7 +60,7 @@ const turndown = new TurndownService({
 
 const RAW_HTML = /<[a-z!/?]/i;
 
-export function sanitize(html: string): string {
+function sanitize(html: string): string {
   return sanitizeHtml(html, SANITIZE);
 }
 

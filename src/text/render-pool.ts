@@ -43,7 +43,7 @@ function thePool(): Piscina<RenderTask, RenderResult> {
 }
 
 /** One input converted by the pool: a RichText holding the description, or the 400 that refuses it. */
-export async function render(input: DescriptionInput, field: string): Promise<RichText> {
+async function render(input: DescriptionInput, field: string): Promise<RichText> {
   if (input instanceof RichText) return input;
   const { text, isHtml } = sourceOf(input);
   const id = nextId++;

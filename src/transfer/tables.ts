@@ -14,7 +14,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Dialect } from '../db/index.ts';
-import { SEARCH_TARGETS } from '../db/search/index.ts';
 import type { DB } from '../db/types.ts';
 import { RESOURCES } from '../modules/registry.ts';
 import type { TableSpec } from '../modules/resource.ts';
@@ -133,6 +132,3 @@ const BOOLEANS: Partial<Record<keyof DB, readonly string[]>> = {
 export function booleansOf(table: keyof DB): readonly string[] {
   return BOOLEANS[table] ?? [];
 }
-
-/** Tables whose rows are searched (and must be indexed after import). */
-export const SEARCHED = new Set<string>(Object.values(SEARCH_TARGETS).map((t) => t.table));

@@ -36,7 +36,7 @@ import type {
 } from './index.ts';
 import { type Logic, pageTiers, type TierOrTotal, tierCondition, tiersFor } from './tiers.ts';
 
-export function workspacePrefix(code: number): string {
+function workspacePrefix(code: number): string {
   return code.toString(36).padStart(6, '0');
 }
 

@@ -57,7 +57,7 @@ export interface FieldQuery {
 
 export type MatchMode = 'all' | 'any';
 
-export interface IndexedRow {
+interface IndexedRow {
   seq: number;
   /** The seq the row was indexed under before this change, when it moved (tasks). */
   previousSeq?: number;
@@ -140,13 +140,13 @@ export interface SearchIndex<R, C extends IndexContext = IndexContext> {
   writeNew(ctx: C, rows: R[]): Promise<void>;
 }
 
-export interface IndexContext {
+interface IndexContext {
   db: Kysely<DB>;
   search: SearchProvider;
 }
 
 /** A tagged index also needs the workspace's code (fts5.ts prefixes every word with it). */
-export interface TaggedIndexContext extends IndexContext {
+interface TaggedIndexContext extends IndexContext {
   workspace: { code: number };
 }
 

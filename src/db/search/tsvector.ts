@@ -15,7 +15,7 @@ import type {
   TsvectorProvider,
 } from './index.ts';
 
-export function tsquery(words: string[]): string {
+function tsquery(words: string[]): string {
   return words.map((w) => `'${w}':*`).join(' & ');
 }
 

@@ -12,11 +12,11 @@ import * as repo from './repository.ts';
 
 // Tokens are long random strings, so a plain SHA-256 is the right hash: nothing to brute-force, and a
 // lookup stays one indexed equality.
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function generateToken(): string {
+function generateToken(): string {
   return `cairn_${randomBytes(32).toString('base64url')}`;
 }
 

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CursorQuery, LimitQuery, StringEnum, Timestamp, Uuid } from '../../http/schemas.ts';
 import { EVENT_TYPES } from '../registry.ts';
 
-export const EventType = StringEnum(EVENT_TYPES);
+const EventType = StringEnum(EVENT_TYPES);
 
 export const Event = Type.Object(
   {

@@ -22,7 +22,7 @@ import {
 export const GROUP_EXPANSIONS = ['members', 'taskStatuses', 'taskLabels'] as const;
 export type GroupExpansion = (typeof GROUP_EXPANSIONS)[number];
 
-export const PublicIdInput = Type.String({ pattern: '^[A-Za-z0-9]{1,10}$', description: '1-10 of A-Z0-9' });
+const PublicIdInput = Type.String({ pattern: '^[A-Za-z0-9]{1,10}$', description: '1-10 of A-Z0-9' });
 
 const MemberInput = Type.Object(
   { id: Uuid, role: Type.Optional(MemberRole) },
@@ -78,7 +78,7 @@ export const AreaUpsertBody = UpsertBody(
 );
 export type AreaUpsertBody = Static<typeof AreaUpsertBody>;
 
-export const Member = Type.Object({
+const Member = Type.Object({
   id: Uuid,
   role: MemberRole,
   username: Type.String(),
@@ -86,13 +86,13 @@ export const Member = Type.Object({
   lastAccessedAt: NullableTimestamp,
   createdAt: Timestamp,
 });
-export const TaskStatus = Type.Object({
+const TaskStatus = Type.Object({
   id: Uuid,
   name: Type.String(),
   stage: Stage,
   color: Type.String(),
 });
-export const TaskLabel = Type.Object({ id: Uuid, color: Type.String(), name: Type.String() });
+const TaskLabel = Type.Object({ id: Uuid, color: Type.String(), name: Type.String() });
 
 const groupResponse = {
   id: Uuid,

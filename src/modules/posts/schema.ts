@@ -15,7 +15,7 @@ import {
 export const POST_EXPANSIONS = ['images', 'reactions', 'owner'] as const;
 export type PostExpansion = (typeof POST_EXPANSIONS)[number];
 
-export const ENTITY_TYPES = ['task', 'project', 'document'] as const;
+const ENTITY_TYPES = ['task', 'project', 'document'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 const EntityTypeSchema = StringEnum(ENTITY_TYPES);
 
@@ -27,7 +27,7 @@ const Content = Type.String({
   ...RICH_TEXT,
 });
 
-export const PostImageInput = Type.Object(
+const PostImageInput = Type.Object(
   {
     url: Type.String({
       minLength: 8,
@@ -73,7 +73,7 @@ export type Reaction = Static<typeof Reaction>;
  * A short name such as an emoji's (`thumbsup`, `+1`, `🎉`): no white space, up to 64 characters. Adding
  * one also takes only names a URL path carries unchanged (not `.` or `..`: service.ts isPathSafe).
  */
-export const ReactionName = Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S+$' });
+const ReactionName = Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S+$' });
 
 export const ReactionBody = Type.Object(
   { reaction: ReactionName },

@@ -144,7 +144,7 @@ export async function setResolved(ctx: Context, ref: string, resolved: boolean):
  * itself. Path normalisation rewrites `.` and `..` (and so would any other dot segment), which would
  * make such a reaction impossible to remove; the URL parser is the judge, not a list of our own.
  */
-export function isPathSafe(name: string): boolean {
+function isPathSafe(name: string): boolean {
   const segment = encodeURIComponent(name);
   const url = new URL(`http://host/r/${segment}`);
   return url.pathname === `/r/${segment}` && decodeURIComponent(url.pathname.slice(3)) === name;

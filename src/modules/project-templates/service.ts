@@ -18,8 +18,6 @@ import * as repo from './repository.ts';
 import type { CreateProjectBody, ProjectTemplateUpsertBody } from './schema.ts';
 import { checkTemplate, projectDates, USE_FIELDS } from './values.ts';
 
-export { loadVisibleProjectTemplate } from './lookup.ts';
-
 export interface LoadedTemplate {
   row: ProjectTemplateRow;
   areaIds: string[];
@@ -46,7 +44,7 @@ export async function loadVisibleProjectTemplates(ctx: Context, ids: string[]): 
   return visible.map((row) => ({ row, areaIds: areas.get(row.id) ?? [] }));
 }
 
-export function areasOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
+function areasOf(ctx: Context, templateIds: string[]): Promise<Map<string, string[]>> {
   return repo.areasOf(ctx.db, ctx.workspace.id, templateIds);
 }
 

@@ -19,7 +19,7 @@ import { insertCreates, type PreparedCreate, prepareCreate, type SavedTask, upse
 const validateEntry = bodyValidator(TaskUpsertBody, '');
 const ENTRY_RICH_TEXT = richTextFields(TaskUpsertBody);
 
-export interface BatchFailure {
+interface BatchFailure {
   task: unknown;
   error: string;
   code: string;

@@ -18,7 +18,7 @@ import { plainText } from '../../text/description.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 
-export const COLUMNS = [
+const COLUMNS = [
   't.seq',
   't.workspace_id',
   't.id',

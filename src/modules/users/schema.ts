@@ -11,7 +11,7 @@ import {
   WorkspaceRole,
 } from '../../http/schemas.ts';
 
-export const Role = WorkspaceRole;
+const Role = WorkspaceRole;
 
 export const User = Type.Object({
   id: Uuid,

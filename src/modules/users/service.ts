@@ -22,7 +22,7 @@ export interface NewUser {
   role: WorkspaceRole;
 }
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 

@@ -6,8 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import { checkLiteral, guardedLookup, HookUrlError, parseHookUrl } from './ssrf.ts';
 
-export const USER_AGENT = `Cairn-Webhooks/${process.env.npm_package_version ?? '0.1.0'}`;
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const USER_AGENT = `Cairn-Webhooks/${process.env.npm_package_version ?? '0.1.0'}`;
+const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface Outcome {
   /** The answer's status; null when none came (refused, timed out, unreachable). */

@@ -10,9 +10,9 @@ import type { Position } from '../../events/stream.ts';
 import type { SubscriptionRow } from './repository.ts';
 import * as repo from './repository.ts';
 
-export type { ReplayRow, SubscriptionRow } from './repository.ts';
+export type { SubscriptionRow } from './repository.ts';
 
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 
 /** A subscription in good standing: active, nothing failing, nothing waiting (new, or revived). */
 export const IN_GOOD_STANDING = {
@@ -120,8 +120,6 @@ export function replays(db: Kysely<DB>, sub: SubscriptionRow) {
 export function dropReplay(db: Kysely<DB>, sub: SubscriptionRow, replayId: string) {
   return repo.deleteReplay(db, sub.workspace_id, replayId);
 }
-
-export const nextRetryAt = repo.nextRetryAt;
 
 /** Deletes events and attempts older than `before`, a chunk at a time; how many rows went. */
 export async function prune(db: Kysely<DB>, before: string): Promise<number> {

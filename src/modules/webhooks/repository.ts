@@ -219,16 +219,6 @@ export async function updateHeld(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The earliest moment a retry is due, for the worker's timer; undefined when none waits. */
-export async function nextRetryAt(db: Kysely<DB>): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('webhook_subscriptions')
-    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('state', '=', 'active')
-    .executeTakeFirst();
-  return row?.at ?? undefined;
-}
-
 /** Deletes up to `n` events or attempts older than `before`; how many went. */
 export async function pruneOlderThan(
   db: Kysely<DB>,

@@ -5,7 +5,7 @@
 // request: the normal backoff applies, so a receiver cannot make us retry in a tight loop or park a
 // subscription for years. A subscription whose head event has failed for three days is disabled.
 const STEPS_S = [5, 60, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 24 * 3600];
-export const GIVE_UP_AFTER_MS = 3 * 24 * 3600 * 1000;
+const GIVE_UP_AFTER_MS = 3 * 24 * 3600 * 1000;
 const MAX_WAIT_S = 24 * 3600;
 
 /** Milliseconds to wait after the `attempt`-th failure (1 for the first). */

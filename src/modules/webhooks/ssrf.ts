@@ -82,7 +82,7 @@ export function parseHookUrl(raw: string): URL {
 }
 
 /** The addresses a name resolves to, every one of them allowed, or a HookUrlError saying why not. */
-export async function resolveAllowed(host: string): Promise<LookupAddress[]> {
+async function resolveAllowed(host: string): Promise<LookupAddress[]> {
   let addresses: LookupAddress[];
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }];
