@@ -15,9 +15,10 @@
 //
 // BENCH_BASELINE=<path of another checkout> (with `node bench/run.ts`) measures that checkout's server
 // beside this one's in the same run: each on its own copy of the same seed, case by case in turns
-// (baseline, then this one), and prints the two side by side. A change made for speed, or one that
-// must not cost any, is judged from such a run rather than from two runs hours apart on a shared
-// machine. The baseline checkout needs its own node_modules (or a link to these).
+// (one connection on the baseline, then on this one; then the load on each), and prints the two side
+// by side. A change made for speed, or one that must not cost any, is judged from such a run rather
+// than from two runs hours apart on a shared machine. The baseline checkout needs its own
+// node_modules (or a link to these).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -409,7 +410,7 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<Table> {
   const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
   const { child, url } = await startServer(prepared.databaseUrl);
   try {
-    const cases = await casesFor(url, prepared.token, prepared.databaseUrl);
+    const cases = selected(await casesFor(url, prepared.token, prepared.databaseUrl));
     const rows: [Row, Row][] = [];
     for (const c of cases) {
       log(`running ${c.name}: ${SECONDS} s with 1 connection, ${SECONDS} s with ${LOAD_CONNECTIONS}`);
@@ -484,6 +485,12 @@ async function scaling(database: 'sqlite' | 'postgres', counts: number[]): Promi
   });
 }
 
+/** BENCH_CASES=<regular expression>: only the cases whose name it finds, to repeat a doubtful figure. */
+function selected(cases: Case[]): Case[] {
+  const pattern = process.env.BENCH_CASES;
+  return pattern ? cases.filter((c) => new RegExp(pattern).test(c.name)) : cases;
+}
+
 /** Both servers up at once on copies of one seed; each case measured on the baseline, then on this one. */
 async function compare(database: 'sqlite' | 'postgres', baseline: string): Promise<void> {
   log(`\n== ${database}: ${baseline} (before) beside ${root} (after)`);
@@ -495,8 +502,8 @@ async function compare(database: 'sqlite' | 'postgres', baseline: string): Promi
   ];
   try {
     const [before, after] = [
-      await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl),
-      await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl),
+      selected(await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl)),
+      selected(await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl)),
     ];
     console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; before → after\n`);
     console.log(
@@ -506,11 +513,17 @@ async function compare(database: 'sqlite' | 'postgres', baseline: string): Promi
     for (const [i, c] of after.entries()) {
       log(`running ${c.name}: before and after, 1 and ${LOAD_CONNECTIONS} connections`);
       const rows: Row[] = [];
-      for (const [s, cases] of [before, after].entries()) {
-        rows.push(await measure(servers[s]!.url, copies[s]!.token, cases[i]!, 1));
-        rows.push(await measure(servers[s]!.url, copies[s]!.token, cases[i]!, LOAD_CONNECTIONS));
+      // One connection on both, then the load on both. After each run, a pause as long as its slowest
+      // requests: a request autocannon stopped waiting for may still be running in the database, and
+      // would otherwise land on the other server's run (seen: PostgreSQL searches at 8 connections).
+      for (const connections of [1, LOAD_CONNECTIONS]) {
+        for (const [s, cases] of [before, after].entries()) {
+          const row = await measure(servers[s]!.url, copies[s]!.token, cases[i]!, connections);
+          rows.push(row);
+          await new Promise((r) => setTimeout(r, Math.max(500, 1.5 * row.p99)));
+        }
       }
-      const [one0, load0, one1, load1] = rows as [Row, Row, Row, Row];
+      const [one0, one1, load0, load1] = rows as [Row, Row, Row, Row];
       const pair = (a: string, b: string, width: number) => `${a} → ${b}`.padStart(width);
       console.log(
         `${c.name.padEnd(32)}${pair(one0.p95.toFixed(1), one1.p95.toFixed(1), 18)}` +

@@ -26,8 +26,15 @@ export async function setArchived(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Tables whose rows are soft-deleted by setting `deleted_at`, with who did it, and restored. */
-type Deletable = 'documents' | 'project_templates';
+/**
+ * Tables whose rows are soft-deleted by setting `deleted_at`, with who did it, and restored: every
+ * table with those columns, so a new resource's table qualifies by its columns alone.
+ */
+type Deletable = {
+  [T in keyof DB]: DB[T] extends { deleted_at: unknown; deleted_by_id: unknown; updated_at: unknown }
+    ? T
+    : never;
+}[keyof DB];
 
 /**
  * Soft-deletes (`deleted`: true, by `by`) or restores a row if it is not already so; false when it

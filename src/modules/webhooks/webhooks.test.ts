@@ -6,8 +6,12 @@ import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { caughtUp, client, ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
 import { startReceiver } from '../../test/receiver.ts';
-import { EVENT_TYPES } from '../registry.ts';
+import { EVENT_TYPES, type EventType } from '../registry.ts';
 import { startWorker } from './worker.ts';
+
+/** The kinds that events are about: `task` of `task.created`. */
+type KindOf<T> = T extends `${infer K}.${string}` ? K : never;
+type EventKind = KindOf<EventType>;
 
 const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
 const receiver = await startReceiver();
@@ -197,7 +201,8 @@ describe('delivery', () => {
     const tt = (await f.owner.post('/v1/task-templates', { name: 'Signed template', areaId: ops.id })).body;
     const pt = (await f.owner.post('/v1/project-templates', { name: 'Signed plan', ownedByAreaId: ops.id }))
       .body;
-    const about: Record<string, [string, string]> = {
+    // Typed by the registry's event types: a resource with events fails the typecheck until it is here.
+    const about: Record<EventKind, [string, string]> = {
       team: ['teams', team.id],
       area: ['areas', ops.id],
       task: ['tasks', task.id],
@@ -209,7 +214,7 @@ describe('delivery', () => {
     };
     for (const type of EVENT_TYPES) {
       const sub = subs.get(type)!;
-      const [collection, id] = about[type.slice(0, type.indexOf('.'))]!;
+      const [collection, id] = about[type.slice(0, type.indexOf('.')) as EventKind];
       // (A status update writes a post too: post.created comes twice.)
       const wanted = type === 'post.created' ? 2 : 1;
       const got = (await receiver.waitFor(sub.path, wanted)).find((r) => r.json.data.id === id);
