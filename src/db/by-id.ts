@@ -35,3 +35,18 @@ export function findById<R>(
   const selected = source.columns ? q.select(source.columns as 'id'[]) : q.selectAll();
   return (forUpdate ? selected.forUpdate() : selected).executeTakeFirst() as Promise<R | undefined>;
 }
+
+/** The rows of `source` with these ids in this workspace, in one query (a page's or an event feed's). */
+export function findByIds<R>(
+  db: Kysely<DB>,
+  source: RowSource,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<R[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  const q = (db as unknown as Scoped)
+    .selectFrom(source.from)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids);
+  return (source.columns ? q.select(source.columns as 'id'[]) : q.selectAll()).execute() as Promise<R[]>;
+}

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { type FieldQuery, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
@@ -80,13 +81,7 @@ export function findDocumentsByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<DocumentRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('documents as d')
-    .select(COLUMNS)
-    .where('d.workspace_id', '=', workspaceId)
-    .where('d.id', 'in', ids)
-    .execute();
+  return findByIds<DocumentRow>(db, { from: 'documents as d', columns: COLUMNS }, workspaceId, ids);
 }
 
 export async function slugsStartingWith(

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import type { DB, PostImagesTable, PostReactionsTable, PostsTable } from '../../db/types.ts';
@@ -42,13 +43,7 @@ export function findPost(
 
 /** The posts of these ids (UUIDs), in one query. */
 export function findPostsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<PostRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('posts as po')
-    .select(COLUMNS)
-    .where('po.workspace_id', '=', workspaceId)
-    .where('po.id', 'in', ids)
-    .execute();
+  return findByIds<PostRow>(db, { from: 'posts as po', columns: COLUMNS }, workspaceId, ids);
 }
 
 /** Sets isResolved if it is not already so; false when it was. */

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
@@ -81,13 +82,12 @@ export function findTemplatesByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<ProjectTemplateRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('project_templates as pt')
-    .select(COLUMNS)
-    .where('pt.workspace_id', '=', workspaceId)
-    .where('pt.id', 'in', ids)
-    .execute();
+  return findByIds<ProjectTemplateRow>(
+    db,
+    { from: 'project_templates as pt', columns: COLUMNS },
+    workspaceId,
+    ids,
+  );
 }
 
 /** GET /v1/project-templates: oldest first. */

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
@@ -118,13 +119,7 @@ export function findTemplatesByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<TaskTemplateRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('task_templates as tt')
-    .select(COLUMNS)
-    .where('tt.workspace_id', '=', workspaceId)
-    .where('tt.id', 'in', ids)
-    .execute();
+  return findByIds<TaskTemplateRow>(db, { from: 'task_templates as tt', columns: COLUMNS }, workspaceId, ids);
 }
 
 export async function hasChildren(db: Kysely<DB>, workspaceId: string, id: string): Promise<boolean> {
