@@ -6,6 +6,7 @@ import { type TSchema, Type } from 'typebox';
 import { type Context, inTransaction, readContext } from '../context.ts';
 import type { App } from './app-type.ts';
 import { auth } from './auth.ts';
+import type { ErrorCode } from './errors.ts';
 import { type ExpandInput, type Presentation, parsePresentation } from './query.ts';
 import { Empty, errors, IdParams } from './schemas.ts';
 
@@ -25,6 +26,11 @@ export interface ItemRoutes<Row, Expansion extends string> {
   /** Restore a deleted one (409 not_deleted otherwise). */
   restore(ctx: Context, ref: string): Promise<Row>;
   present(ctx: Context, rows: Row[], presentation: Presentation<Expansion>): Promise<unknown[]>;
+  /**
+   * What delete and restore may answer besides 404 (and restore's 409), for the document: `forbidden`
+   * where the policy lets some who see one not change it (a guest). None by default: documents.
+   */
+  writeErrors?: readonly ErrorCode[];
 }
 
 type PresentationQuery = ExpandInput & { includeMarkdown?: string };
@@ -75,7 +81,7 @@ function registerDelete<Row, Expansion extends string>(app: App, routes: ItemRou
         operationId: `delete${routes.noun}`,
         summary: `Soft-delete a ${routes.noun.toLowerCase()} (deleting it again changes nothing)`,
         params: IdParams,
-        response: { 204: Empty, ...errors('not_found') },
+        response: { 204: Empty, ...errors('not_found', ...(routes.writeErrors ?? [])) },
       },
     },
     async (request, reply) => {
@@ -96,7 +102,10 @@ function registerRestore<Row, Expansion extends string>(app: App, routes: ItemRo
         summary: `Restore a soft-deleted ${routes.noun.toLowerCase()}`,
         params: IdParams,
         querystring: routes.readQuery,
-        response: { 200: Type.Ref(routes.noun), ...errors('not_found', 'not_deleted') },
+        response: {
+          200: Type.Ref(routes.noun),
+          ...errors('not_found', 'not_deleted', ...(routes.writeErrors ?? [])),
+        },
       },
     },
     async (request) => {
