@@ -48,11 +48,12 @@ export async function loadVisibleEntities(
   refs: { type: EntityType; id: string }[],
 ): Promise<Map<string, Entity>> {
   const idsOf = (type: EntityType) => [...new Set(refs.filter((r) => r.type === type).map((r) => r.id))];
+  const [taskIds, projectIds, documentIds] = [idsOf('task'), idsOf('project'), idsOf('document')];
   const none = Promise.resolve([]);
   const [t, p, d] = await Promise.all([
-    idsOf('task').length ? tasks.loadVisibleTasks(ctx, idsOf('task')) : none,
-    idsOf('project').length ? projects.loadVisibleProjects(ctx, idsOf('project')) : none,
-    idsOf('document').length ? documents.loadVisibleDocuments(ctx, idsOf('document')) : none,
+    taskIds.length ? tasks.loadVisibleTasks(ctx, taskIds) : none,
+    projectIds.length ? projects.loadVisibleProjects(ctx, projectIds) : none,
+    documentIds.length ? documents.loadVisibleDocuments(ctx, documentIds) : none,
   ]);
   const found = [...t.map(ofTask), ...p.map((x) => ofProject(x.row)), ...d.map(ofDocument)];
   return new Map(found.map((e) => [entityKey(e), e]));
