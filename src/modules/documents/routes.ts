@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import { inTransaction, readContext } from '../../context.ts';
+import { inTransaction } from '../../context.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
-import { openPaging } from '../../http/cursor.ts';
 import { registerItemRoutes } from '../../http/item-routes.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
-import { errors, Page } from '../../http/schemas.ts';
+import { errors } from '../../http/schemas.ts';
+import { registerSearchRoute } from '../../http/search-route.ts';
 import { presentDocuments } from './present.ts';
 import {
   DOCUMENT_EXPANSIONS,
@@ -20,7 +20,7 @@ const tags = ['documents'];
 const DocumentRef = Type.Ref('Document');
 
 export default async function documentRoutes(app: App): Promise<void> {
-  const { database, cursors } = app.cairn;
+  const { database } = app.cairn;
   app.addSchema(Document);
 
   app.post(
@@ -45,22 +45,15 @@ export default async function documentRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/documents/search',
-    {
-      schema: {
-        tags,
-        operationId: 'searchDocuments',
-        summary: 'Search documents by name, description and team name',
-        querystring: DocumentSearchQuery,
-        response: { 200: Page(DocumentRef), ...errors('invalid_cursor') },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const presentation = parsePresentation(query, DOCUMENT_EXPANSIONS);
-      const ctx = readContext(database, auth(request));
-      const search = {
+  registerSearchRoute(app, {
+    collection: 'documents',
+    noun: 'Document',
+    tags,
+    summary: 'Search documents by name, description and team name',
+    querystring: DocumentSearchQuery,
+    expansions: DOCUMENT_EXPANSIONS,
+    filter: (query) =>
+      ({
         name: query.name,
         description: query.description,
         teamName: query.teamName,
@@ -68,17 +61,10 @@ export default async function documentRoutes(app: App): Promise<void> {
         teamId: query.teamId,
         includeDeleted: flag(query.includeDeleted),
         updatedSince: sinceInstant(query.updatedSince),
-      } as const;
-      const paging = openPaging(cursors, ctx, 'documents.search', search, query);
-      const { total, ...page } = await service.searchDocuments(ctx, search, paging);
-      const data = await presentDocuments(
-        ctx,
-        page.data.map((hit) => hit.row),
-        presentation,
-      );
-      return { ...page, data, total };
-    },
-  );
+      }) as const,
+    search: service.searchDocuments,
+    present: presentDocuments,
+  });
 
   registerItemRoutes(app, {
     collection: 'documents',

@@ -5,6 +5,7 @@ import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { errors, IdParams, Page } from '../../http/schemas.ts';
+import { registerSearchRoute } from '../../http/search-route.ts';
 import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
 import {
   PROJECT_EXPANSIONS,
@@ -147,22 +148,15 @@ export default async function projectRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/projects/search',
-    {
-      schema: {
-        tags,
-        operationId: 'searchProjects',
-        summary: 'Search projects by name, description, owner name and team name',
-        querystring: ProjectSearchQuery,
-        response: { 200: Page(ProjectRef), ...errors('invalid_cursor') },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const presentation = parsePresentation(query, PROJECT_EXPANSIONS);
-      const ctx = readContext(database, auth(request));
-      const search = {
+  registerSearchRoute(app, {
+    collection: 'projects',
+    noun: 'Project',
+    tags,
+    summary: 'Search projects by name, description, owner name and team name',
+    querystring: ProjectSearchQuery,
+    expansions: PROJECT_EXPANSIONS,
+    filter: (query) =>
+      ({
         name: query.name,
         description: query.description,
         ownerName: query.ownerName,
@@ -171,15 +165,8 @@ export default async function projectRoutes(app: App): Promise<void> {
         teamId: query.teamId,
         includeArchived: flag(query.includeArchived),
         updatedSince: sinceInstant(query.updatedSince),
-      } as const;
-      const paging = openPaging(cursors, ctx, 'projects.search', search, query);
-      const { total, ...page } = await service.searchProjects(ctx, search, paging);
-      const data = await presentProjectRows(
-        ctx,
-        page.data.map((hit) => hit.row),
-        presentation,
-      );
-      return { ...page, data, total };
-    },
-  );
+      }) as const,
+    search: service.searchProjects,
+    present: presentProjectRows,
+  });
 }

@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { inTransaction, readContext } from '../../context.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
-import { openPaging } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
-import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
+import { Empty, errors, IdParams } from '../../http/schemas.ts';
+import { registerSearchRoute } from '../../http/search-route.ts';
 import { runBatch } from './batch.ts';
 import { presentTasks } from './present.ts';
 import {
@@ -23,7 +23,7 @@ const tags = ['tasks'];
 const TaskRef = Type.Ref('Task');
 
 export default async function taskRoutes(app: App): Promise<void> {
-  const { database, cursors } = app.cairn;
+  const { database } = app.cairn;
 
   app.post(
     '/v1/tasks',
@@ -80,22 +80,15 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/tasks/search',
-    {
-      schema: {
-        tags,
-        operationId: 'searchTasks',
-        summary: 'Search tasks by name, description, project, team and assignee name',
-        querystring: TaskSearchQuery,
-        response: { 200: Page(TaskRef), ...errors('invalid_cursor') },
-      },
-    },
-    async (request) => {
-      const query = request.query;
-      const presentation = parsePresentation(query, TASK_EXPANSIONS);
-      const ctx = readContext(database, auth(request));
-      const search = {
+  registerSearchRoute(app, {
+    collection: 'tasks',
+    noun: 'Task',
+    tags,
+    summary: 'Search tasks by name, description, project, team and assignee name',
+    querystring: TaskSearchQuery,
+    expansions: TASK_EXPANSIONS,
+    filter: (query) =>
+      ({
         name: query.name,
         description: query.description,
         projectName: query.projectName,
@@ -109,17 +102,10 @@ export default async function taskRoutes(app: App): Promise<void> {
         labelId: query.labelId,
         updatedSince: sinceInstant(query.updatedSince),
         includeDeleted: flag(query.includeDeleted),
-      } as const;
-      const paging = openPaging(cursors, ctx, 'tasks.search', search, query);
-      const { total, ...page } = await searchTasks(ctx, search, paging);
-      const data = await presentTasks(
-        ctx,
-        page.data.map((hit) => hit.row),
-        presentation,
-      );
-      return { ...page, data, total };
-    },
-  );
+      }) as const,
+    search: searchTasks,
+    present: presentTasks,
+  });
 
   app.get(
     '/v1/tasks/:id',
