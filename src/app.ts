@@ -24,19 +24,12 @@ import { Problem } from './http/schemas.ts';
 import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
-import documentRoutes from './modules/documents/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
-import groupRoutes from './modules/groups/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
-import postRoutes from './modules/posts/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
-import projectTemplateRoutes from './modules/project-templates/routes.ts';
-import projectRoutes from './modules/projects/routes.ts';
 import { Project } from './modules/projects/schema.ts';
-import taskTemplateRoutes from './modules/task-templates/routes.ts';
-import taskRoutes from './modules/tasks/routes.ts';
+import { RESOURCES } from './modules/registry.ts';
 import { Task } from './modules/tasks/schema.ts';
-import userRoutes from './modules/users/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import { setRenderBudget } from './text/render-pool.ts';
 
@@ -120,20 +113,18 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
   });
 }
 
-/** One plugin per module; the order is the OpenAPI document's. */
+/**
+ * One plugin per module: the resources' from the registry, in its order, then the modules that are
+ * not resources. The order is the OpenAPI document's.
+ */
 async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
-  await app.register(userRoutes);
+  for (const resource of RESOURCES) {
+    if (resource.routes) await app.register(resource.routes);
+  }
   await app.register(apiTokenRoutes);
-  await app.register(groupRoutes);
   await app.register(collectionRoutes);
   await app.register(projectStatusRoutes);
-  await app.register(projectRoutes);
-  await app.register(taskRoutes);
-  await app.register(documentRoutes);
-  await app.register(postRoutes);
-  await app.register(taskTemplateRoutes);
-  await app.register(projectTemplateRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes);
 }

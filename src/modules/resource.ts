@@ -1,9 +1,11 @@
 // What a resource declares once, in its module's resource.ts, for the registry (registry.ts) to hand
-// to every shared part that needs to know each resource: the event renderer, the outbox's event
-// types, the transfer's tables, the rate limiter's text-search fields and the guard tests.
+// to every shared part that needs to know each resource: the application's routes, the event
+// renderer, the outbox's event types, the transfer's tables, the rate limiter's text-search fields
+// and the guard tests.
 import type { Context } from '../context.ts';
 import type { SearchIndex, TaggedSearchIndex } from '../db/search/index.ts';
 import type { DB } from '../db/types.ts';
+import type { App } from '../http/app-type.ts';
 
 /** A table as `cairn export` writes it and `cairn import` reads it. */
 export interface TableSpec {
@@ -40,6 +42,11 @@ export interface Resource<Kind extends string = string, Event extends string = s
   events: readonly Event[];
   /** How its events' data is made; absent for a resource no event is about. */
   eventData?: EventData<unknown>;
+  /**
+   * Its routes' plugin (its routes.ts), registered by app.ts in the registry's order; absent when
+   * another resource's plugin serves it too (areas are served by teams' plugin).
+   */
+  routes?: (app: App) => Promise<void>;
 }
 
 /**

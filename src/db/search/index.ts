@@ -41,14 +41,6 @@ export interface TaggedTarget extends Target {
 
 export type SearchTarget = PlainTarget | TaggedTarget;
 
-export const SEARCH_TARGETS = {
-  groups: { table: 'groups', fts: 'groups_fts', fields: ['name'], tagged: false },
-  users: { table: 'users', fts: 'users_fts', fields: ['name'], tagged: false },
-  projects: { table: 'projects', fts: 'projects_fts', fields: ['name', 'description'], tagged: false },
-  tasks: { table: 'tasks', fts: 'tasks_fts', fields: ['name', 'description'], tagged: true },
-  documents: { table: 'documents', fts: 'documents_fts', fields: ['name', 'description'], tagged: false },
-} as const satisfies Record<string, SearchTarget>;
-
 export interface FieldQuery {
   field: string;
   /** Folded, non-empty list of words (see distinctWords). */

@@ -2,8 +2,16 @@ import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
-import { type FieldQuery, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import type { FieldQuery, PlainTarget, SearchProvider } from '../../db/search/index.ts';
 import type { DB, DocumentsTable } from '../../db/types.ts';
+
+/** The documents' text index (FTS5 table and tsvector columns, made by the migrations). */
+export const DOCUMENT_TARGET = {
+  table: 'documents',
+  fts: 'documents_fts',
+  fields: ['name', 'description'],
+  tagged: false,
+} as const satisfies PlainTarget;
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -126,7 +134,7 @@ export function documentConditions(f: DocumentFilter): Condition[] {
 
 /** A text field's words, as a condition on DOCUMENT_SEARCH's rows. */
 export function textMatches(search: SearchProvider, query: FieldQuery): Condition {
-  return search.matches(SEARCH_TARGETS.documents, 'd', [query], 'all');
+  return search.matches(DOCUMENT_TARGET, 'd', [query], 'all');
 }
 
 /** Documents of these teams (a teamName field, the visibility rule; never empty). */

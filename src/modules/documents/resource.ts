@@ -2,6 +2,7 @@
 import type { SearchIndex } from '../../db/search/index.ts';
 import { defineResource } from '../resource.ts';
 import { presentDocuments } from './present.ts';
+import documentRoutes from './routes.ts';
 import { DOCUMENT_EXPANSIONS } from './schema.ts';
 import { DOCUMENT_INDEX, loadVisibleDocuments } from './service.ts';
 
@@ -16,4 +17,5 @@ export const DOCUMENT = defineResource({
     present: (ctx, rows) =>
       presentDocuments(ctx, rows, { expand: new Set(DOCUMENT_EXPANSIONS), includeMarkdown: false }),
   },
+  routes: documentRoutes,
 });

@@ -6,7 +6,7 @@ import type { Page, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { type MatchMode, plainIndex } from '../../db/search/index.ts';
 import { setDeleted } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
@@ -49,7 +49,7 @@ export async function loadVisibleDocuments(ctx: Context, ids: string[]): Promise
 }
 
 /** The documents' search index, written by every path that changes a name or description. */
-export const DOCUMENT_INDEX = plainIndex<DocumentRow>(SEARCH_TARGETS.documents, (row) => ({
+export const DOCUMENT_INDEX = plainIndex<DocumentRow>(repo.DOCUMENT_TARGET, (row) => ({
   name: row.name,
   description: plainText(row.description_html),
 }));

@@ -3,7 +3,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
-import { type MatchMode, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import type { MatchMode, PlainTarget, SearchProvider } from '../../db/search/index.ts';
 import type {
   DB,
   GroupKind,
@@ -14,6 +14,14 @@ import type {
 } from '../../db/types.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { GroupScope } from './policy.ts';
+
+/** Teams' and areas' names in the text index (FTS5 table and tsvector column, made by the migrations). */
+export const GROUP_TARGET = {
+  table: 'groups',
+  fts: 'groups_fts',
+  fields: ['name'],
+  tagged: false,
+} as const satisfies PlainTarget;
 
 export type GroupRow = Selectable<GroupsTable>;
 export type MemberRow = Selectable<GroupMembersTable>;
@@ -293,7 +301,7 @@ export const LIVE: Condition = sql<SqlBool>`g.archived_at is null`;
 
 /** Groups whose name matches the words (every one, or any), as a condition on GROUP_SEARCH's rows. */
 export function nameMatches(search: SearchProvider, words: string[], mode: MatchMode): Condition {
-  return search.matches(SEARCH_TARGETS.groups, 'g', [{ field: 'name', words }], mode);
+  return search.matches(GROUP_TARGET, 'g', [{ field: 'name', words }], mode);
 }
 
 /** Every group of the workspace with the user's membership role in it (null when not a member). */

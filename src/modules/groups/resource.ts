@@ -1,5 +1,6 @@
 // Teams and areas in the registry of resources (modules/registry.ts): one table, two kinds, each with
-// its own routes and events. The table and its parts are declared once, with teams.
+// its own routes and events. The table, its parts and the routes' plugin (both kinds' routes) are
+// declared once, with teams.
 
 import type { Context } from '../../context.ts';
 import type { SearchIndex } from '../../db/search/index.ts';
@@ -7,6 +8,7 @@ import type { GroupKind } from '../../db/types.ts';
 import { defineResource } from '../resource.ts';
 import { presentGroups } from './present.ts';
 import type { GroupRow } from './repository.ts';
+import groupRoutes from './routes.ts';
 import { GROUP_EXPANSIONS } from './schema.ts';
 import { GROUP_INDEX, loadVisibleGroups } from './service.ts';
 
@@ -29,6 +31,7 @@ export const TEAM = defineResource({
   searchFields: ['name'],
   events: ['team.created', 'team.updated'],
   eventData: eventData('team'),
+  routes: groupRoutes,
 });
 
 export const AREA = defineResource({

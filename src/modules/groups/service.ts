@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { type MatchMode, plainIndex } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -228,7 +228,7 @@ async function writeLabels(
 }
 
 /** The groups' search index (names), written by every path that names a group. */
-export const GROUP_INDEX = plainIndex<GroupRow>(SEARCH_TARGETS.groups, (row) => ({ name: row.name }));
+export const GROUP_INDEX = plainIndex<GroupRow>(repo.GROUP_TARGET, (row) => ({ name: row.name }));
 
 /**
  * A given publicId, when no other group holds it. The check and the derivation take the same lock, so

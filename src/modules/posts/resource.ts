@@ -1,6 +1,7 @@
 // Posts in the registry of resources (modules/registry.ts).
 import { defineResource } from '../resource.ts';
 import { presentPostsOn } from './present.ts';
+import postRoutes from './routes.ts';
 import { POST_EXPANSIONS } from './schema.ts';
 import { loadVisiblePosts } from './service.ts';
 
@@ -18,4 +19,5 @@ export const POST = defineResource({
     loadVisible: loadVisiblePosts,
     present: (ctx, posts, publicUrl) => presentPostsOn(ctx, posts, new Set(POST_EXPANSIONS), publicUrl),
   },
+  routes: postRoutes,
 });

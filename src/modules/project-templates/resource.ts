@@ -1,6 +1,7 @@
 // Project templates in the registry of resources (modules/registry.ts).
 import { defineResource } from '../resource.ts';
 import { presentProjectTemplates } from './present.ts';
+import projectTemplateRoutes from './routes.ts';
 import { loadVisibleProjectTemplates } from './service.ts';
 
 export const PROJECT_TEMPLATE = defineResource({
@@ -13,4 +14,5 @@ export const PROJECT_TEMPLATE = defineResource({
   searchFields: [],
   events: ['project_template.created'],
   eventData: { loadVisible: loadVisibleProjectTemplates, present: presentProjectTemplates },
+  routes: projectTemplateRoutes,
 });

@@ -2,8 +2,16 @@ import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
-import { type FieldQuery, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import type { FieldQuery, PlainTarget, SearchProvider } from '../../db/search/index.ts';
 import type { DB, ProjectsTable } from '../../db/types.ts';
+
+/** The projects' text index (FTS5 table and tsvector columns, made by the migrations). */
+export const PROJECT_TARGET = {
+  table: 'projects',
+  fts: 'projects_fts',
+  fields: ['name', 'description'],
+  tagged: false,
+} as const satisfies PlainTarget;
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
@@ -201,7 +209,7 @@ export function ownedByAny(ids: string[]): Condition | null {
 
 /** A text field's words, as a condition on the listings' rows. */
 export function textMatches(search: SearchProvider, query: FieldQuery): Condition {
-  return search.matches(SEARCH_TARGETS.projects, 'p', [query], 'all');
+  return search.matches(PROJECT_TARGET, 'p', [query], 'all');
 }
 
 export async function projectIdsWhere(

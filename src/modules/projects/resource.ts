@@ -2,6 +2,7 @@
 import type { SearchIndex } from '../../db/search/index.ts';
 import { defineResource } from '../resource.ts';
 import { presentProjects } from './present.ts';
+import projectRoutes from './routes.ts';
 import { PROJECT_EXPANSIONS } from './schema.ts';
 import { loadVisibleProjects, PROJECT_INDEX } from './service.ts';
 
@@ -25,4 +26,5 @@ export const PROJECT = defineResource({
     present: (ctx, rows) =>
       presentProjects(ctx, rows, { expand: new Set(PROJECT_EXPANSIONS), includeMarkdown: false }),
   },
+  routes: projectRoutes,
 });

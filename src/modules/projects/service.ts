@@ -6,7 +6,7 @@ import type { Page, PageRequest, Tiered } from '../../db/keyset.ts';
 import { type Condition, listPage, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
-import { type MatchMode, plainIndex, SEARCH_TARGETS } from '../../db/search/index.ts';
+import { type MatchMode, plainIndex } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
@@ -128,7 +128,7 @@ function describe(input: DescriptionInput | null | undefined) {
 }
 
 /** The projects' search index, written by every path that changes a name or description. */
-export const PROJECT_INDEX = plainIndex<ProjectRow>(SEARCH_TARGETS.projects, (row) => ({
+export const PROJECT_INDEX = plainIndex<ProjectRow>(repo.PROJECT_TARGET, (row) => ({
   name: row.name,
   description: plainText(row.description_html),
 }));

@@ -1,6 +1,7 @@
 // Task templates in the registry of resources (modules/registry.ts).
 import { defineResource } from '../resource.ts';
 import { presentTaskTemplates } from './present.ts';
+import taskTemplateRoutes from './routes.ts';
 import { loadVisibleTaskTemplates } from './service.ts';
 
 export const TASK_TEMPLATE = defineResource({
@@ -13,4 +14,5 @@ export const TASK_TEMPLATE = defineResource({
   searchFields: [],
   events: ['task_template.created'],
   eventData: { loadVisible: loadVisibleTaskTemplates, present: presentTaskTemplates },
+  routes: taskTemplateRoutes,
 });

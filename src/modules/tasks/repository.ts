@@ -6,8 +6,8 @@ import { groupBy } from '../../db/rows.ts';
 import type { TaggedSource } from '../../db/search/fts5.ts';
 import {
   type FieldQuery,
-  SEARCH_TARGETS,
   type SearchColumns,
+  type TaggedTarget,
   type TsvectorProvider,
   tag,
   taggedIndex,
@@ -15,6 +15,14 @@ import {
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
+
+/** The tasks' text index: tagged (db/search/index.ts), its FTS5 table and tsvector columns made by the migrations. */
+export const TASK_TARGET = {
+  table: 'tasks',
+  fts: 'tasks_fts',
+  fields: ['name', 'description'],
+  tagged: true,
+} as const satisfies TaggedTarget;
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -62,7 +70,7 @@ function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Pr
 
 /** SQLite's search of tasks: the tagged index, answering with TASK_LIST's rows (alias t). */
 export const TASK_FTS: TaggedSource<TaskRow> = {
-  target: SEARCH_TARGETS.tasks,
+  target: TASK_TARGET,
   listing: TASK_LIST,
   alias: 't',
   bySeq: findTasksBySeq,
@@ -106,7 +114,7 @@ export function relatedTo(
 
 /** A text field's words, on PostgreSQL (SQLite searches tasks with TASK_FTS). */
 export function textMatches(search: TsvectorProvider, query: FieldQuery): Condition {
-  return search.matches(SEARCH_TARGETS.tasks, 't', [query], 'all');
+  return search.matches(TASK_TARGET, 't', [query], 'all');
 }
 
 /** Tasks of these groups (the visibility rule; never empty). */
@@ -144,7 +152,7 @@ function taskTags(row: TaskRow): string[] {
 
 /** The tasks' search index: words of the name and description, and the tags of the visibility rule. */
 export const TASK_INDEX = taggedIndex<TaskRow>(
-  SEARCH_TARGETS.tasks,
+  TASK_TARGET,
   (row) => ({ name: row.name, description: plainText(row.description_html) }),
   taskTags,
 );

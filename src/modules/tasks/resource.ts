@@ -3,6 +3,7 @@ import type { SearchIndex, TaggedSearchIndex } from '../../db/search/index.ts';
 import { defineResource } from '../resource.ts';
 import { presentTasks } from './present.ts';
 import { TASK_INDEX } from './repository.ts';
+import taskRoutes from './routes.ts';
 import { TASK_EXPANSIONS } from './schema.ts';
 import { loadVisibleTasks } from './service.ts';
 
@@ -25,4 +26,5 @@ export const TASK = defineResource({
     present: (ctx, rows) =>
       presentTasks(ctx, rows, { expand: new Set(TASK_EXPANSIONS), includeMarkdown: false }),
   },
+  routes: taskRoutes,
 });

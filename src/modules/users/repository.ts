@@ -1,9 +1,17 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
-import { SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import type { PlainTarget, SearchProvider } from '../../db/search/index.ts';
 import type { DB, UsersTable } from '../../db/types.ts';
 import type { RowKind } from '../../preconditions.ts';
+
+/** Users' names in the text index (FTS5 table and tsvector column, made by the migrations). */
+export const USER_TARGET = {
+  table: 'users',
+  fts: 'users_fts',
+  fields: ['name'],
+  tagged: false,
+} as const satisfies PlainTarget;
 
 const USER_COLUMNS = [
   'u.seq',
@@ -111,7 +119,7 @@ export async function updateUser(db: Kysely<DB>, workspaceId: string, id: string
 /** Ids of the workspace's users meeting `condition` (on alias u). */
 /** Users whose name matches every word, as a condition for userIdsWhere. */
 export function nameMatches(search: SearchProvider, words: string[]): RawBuilder<SqlBool> {
-  return search.matches(SEARCH_TARGETS.users, 'u', [{ field: 'name', words }], 'all');
+  return search.matches(USER_TARGET, 'u', [{ field: 'name', words }], 'all');
 }
 
 export async function userIdsWhere(

@@ -4,7 +4,7 @@ import { type Context, changedAt, now } from '../../context.ts';
 import { findById } from '../../db/by-id.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
-import { plainIndex, SEARCH_TARGETS, type SearchProvider } from '../../db/search/index.ts';
+import { plainIndex, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
@@ -14,7 +14,7 @@ import type { UserRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 /** The users' search index (names: assigneeName, ownerName), written on creation and every rename. */
-export const USER_INDEX = plainIndex<UserRow>(SEARCH_TARGETS.users, (row) => ({ name: row.name }));
+export const USER_INDEX = plainIndex<UserRow>(repo.USER_TARGET, (row) => ({ name: row.name }));
 
 export interface NewUser {
   name: string;
