@@ -205,13 +205,13 @@ describe('isolation, generated from the route table', () => {
   }
 
   test('names of things out of sight are not found by any search, and totals do not count them', async () => {
-    const searches = (word: string) => [
-      viewer.api.get(`/v1/tasks/search?name=${word}`),
-      viewer.api.get(`/v1/projects/search?name=${word}`),
-      viewer.api.get(`/v1/documents/search?name=${word}`),
-      viewer.api.get(`/v1/teams/search?name=${word}`),
-      guest.api.get(`/v1/tasks/search?name=${word}`),
-    ];
+    // Every text field of every resource's search route, from the registry, as a member and a guest.
+    const routes = RESOURCES.flatMap(({ path, searchFields }) =>
+      searchFields.map((field) => `/v1/${path}/search?${field}=`),
+    );
+    assert.ok(routes.length >= 12, `only ${routes.length} searched fields`);
+    const searches = (word: string) =>
+      [viewer, guest].flatMap((caller) => routes.map((route) => caller.api.get(`${route}${word}`)));
     const none = (await Promise.all(searches('Nowhereword'))).map(normalized);
     assert.deepEqual(
       none.map((r) => [r.status, r.body.total]),

@@ -1,34 +1,30 @@
 // Versioned, forward-only migrations, run at start and by `cairn migrate`. Kysely's Migrator records
 // what has run in kysely_migration and, on PostgreSQL, holds an advisory lock so that several processes
 // starting at once migrate exactly once.
+import { readdirSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { isUniqueViolation } from './errors.ts';
 import type { Database, Dialect } from './index.ts';
-import * as foundation from './migrations/0001_foundation.ts';
-import * as projectsTasks from './migrations/0002_projects_tasks.ts';
-import * as liveTaskLists from './migrations/0003_live_task_lists.ts';
-import * as taskCounts from './migrations/0004_task_counts.ts';
-import * as memberTaskCounts from './migrations/0005_member_task_counts.ts';
-import * as documentsTemplates from './migrations/0006_documents_templates.ts';
-import * as webhooks from './migrations/0007_webhooks.ts';
-import * as idempotency from './migrations/0008_idempotency.ts';
-import * as idempotencyCommits from './migrations/0009_idempotency_commits.ts';
 
 type Up = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
-// Names sort in the order they run. Append only; never edit one that has shipped.
-const MIGRATIONS: Record<string, { up: Up }> = {
-  '0001_foundation': foundation,
-  '0002_projects_tasks': projectsTasks,
-  '0003_live_task_lists': liveTaskLists,
-  '0004_task_counts': taskCounts,
-  '0005_member_task_counts': memberTaskCounts,
-  '0006_documents_templates': documentsTemplates,
-  '0007_webhooks': webhooks,
-  '0008_idempotency': idempotency,
-  '0009_idempotency_commits': idempotencyCommits,
-};
+// Every `NNNN_name.ts` of migrations/ is one migration, run in the order of its name. Append only;
+// never edit one that has shipped. A new one is a new file, and nothing else to edit.
+const FOLDER = new URL('./migrations/', import.meta.url);
+const NAME = /^(\d{4}_[a-z0-9_]+)\.ts$/;
+
+/** The names of every migration this version knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = readdirSync(FOLDER)
+  .map((file) => NAME.exec(file)?.[1])
+  .filter((name) => name !== undefined)
+  .sort();
+
+async function loadMigrations(): Promise<Record<string, { up: Up }>> {
+  const out: Record<string, { up: Up }> = {};
+  for (const name of MIGRATION_NAMES) out[name] = await import(new URL(`${name}.ts`, FOLDER).href);
+  return out;
+}
 
 class Provider implements MigrationProvider {
   readonly #dialect: Dialect;
@@ -37,7 +33,7 @@ class Provider implements MigrationProvider {
   }
   async getMigrations(): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {};
-    for (const [name, m] of Object.entries(MIGRATIONS)) {
+    for (const [name, m] of Object.entries(await loadMigrations())) {
       out[name] = { up: (db) => m.up(db, this.#dialect) };
     }
     return out;
@@ -76,6 +72,3 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
-
-/** The names of every migration this version knows, oldest first. */
-export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);

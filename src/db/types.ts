@@ -1,12 +1,16 @@
 // Row types as Kysely sees them. Column names are snake_case and never reach the API: each module's
 // present.ts maps rows to response objects.
 //
+// A module may declare its own tables in its table.ts, adding them to DB by declaration merging
+// (`declare module '../../db/types.ts'`; documents/table.ts is one), so that a new resource edits
+// no shared file for its rows. The tables here are those of several modules.
+//
 // Timestamps are ISO 8601 strings on both databases (TEXT on SQLite; timestamptz on PostgreSQL, parsed
 // back to ISO strings by the pg type parser set in db/index.ts). Booleans are 0/1 on SQLite and
 // true/false on PostgreSQL: read them through `Boolean()`.
 import type { Generated } from 'kysely';
 
-type Timestamp = string;
+export type Timestamp = string;
 
 interface InstanceSettingsTable {
   key: string;
@@ -206,26 +210,6 @@ export interface PostsTable {
   updated_at: Timestamp;
 }
 
-export interface DocumentsTable {
-  seq: Generated<number>;
-  workspace_id: string;
-  id: string;
-  public_id: string;
-  name: string;
-  slug: string;
-  visibility: Visibility;
-  group_id: string;
-  description_html: string;
-  description_markdown: string;
-  created_by_id: string;
-  last_edited_by_id: string | null;
-  last_edited_at: Timestamp | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  deleted_at: Timestamp | null;
-  deleted_by_id: string | null;
-}
-
 export interface PostImagesTable {
   workspace_id: string;
   id: string;
@@ -421,7 +405,6 @@ export interface DB {
   task_label_links: TaskLabelLinksTable;
   posts: PostsTable;
   events: EventsTable;
-  documents: DocumentsTable;
   post_images: PostImagesTable;
   post_reactions: PostReactionsTable;
   task_templates: TaskTemplatesTable;

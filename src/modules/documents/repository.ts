@@ -3,7 +3,8 @@ import { findByIds } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import type { FieldQuery, PlainTarget, SearchProvider } from '../../db/search/index.ts';
-import type { DB, DocumentsTable } from '../../db/types.ts';
+import type { DB } from '../../db/types.ts';
+import type { DocumentsTable } from './table.ts';
 
 /** The documents' text index (FTS5 table and tsvector columns, made by the migrations). */
 export const DOCUMENT_TARGET = {

@@ -17,7 +17,7 @@ import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
 
 /** The tasks' text index: tagged (db/search/index.ts), its FTS5 table and tsvector columns made by the migrations. */
-export const TASK_TARGET = {
+const TASK_TARGET = {
   table: 'tasks',
   fts: 'tasks_fts',
   fields: ['name', 'description'],
