@@ -80,6 +80,28 @@ export interface Page<R> {
   hasMore: boolean;
 }
 
+/** How a page's `total` relates to the number of matches: equal, or greater than or equal. */
+type TotalRelation = 'eq' | 'gte';
+
+/** A count of matches as the API answers it (docs/api.md "Totals"). */
+export interface Total {
+  total: number;
+  totalRelation: TotalRelation;
+}
+
+/**
+ * A search with text counts its matches up to this many and then stops: an exact count of a common
+ * word's matches visits each of them (a million tasks: hundreds of milliseconds on PostgreSQL).
+ */
+export const TEXT_TOTAL_CAP = 1000;
+
+/** The total of `count` rows counted with `cap` (counting stopped after cap + 1), or exactly. */
+export function totalOf(count: number, cap?: number): Total {
+  return cap !== undefined && count > cap
+    ? { total: cap, totalRelation: 'gte' }
+    : { total: count, totalRelation: 'eq' };
+}
+
 /**
  * The page a request asks for (http/cursor.ts openPaging makes it). The list kit (listing.ts) reads
  * its cursor with the order of the listing it pages, and cuts the rows it fetched with that order's

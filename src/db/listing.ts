@@ -4,7 +4,8 @@
 // and, in its module, its visibility rule (a `VisibilityRule`: one policy giving the check, the SQL
 // conditions and the search-index exclusions) and, when it is searchable, its search index
 // (search/index.ts: plainIndex or taggedIndex). `listPage` and `searchPage` then do the rest the same
-// way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, exact totals.
+// way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, totals (a text search's counted up to a
+// cap).
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import {
   fetchSize,
@@ -12,9 +13,12 @@ import {
   type Order,
   type Page,
   type PageRequest,
+  TEXT_TOTAL_CAP,
   type Tiered,
+  type Total,
   tieredKey,
   tieredStart,
+  totalOf,
 } from './keyset.ts';
 import type { Exclusion } from './search/fts5.ts';
 import type { MatchMode } from './search/index.ts';
@@ -37,8 +41,8 @@ export interface Listing<R> {
     n: number,
     offset?: number,
   ): Promise<R[]>;
-  /** How many rows meet every condition. */
-  count(db: Kysely<DB>, workspaceId: string, where: Condition[]): Promise<number>;
+  /** How many rows meet every condition; with `cap`, stops counting after cap + 1 of them. */
+  count(db: Kysely<DB>, workspaceId: string, where: Condition[], cap?: number): Promise<number>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a select on any one table; the Listing's R types its rows.
@@ -65,10 +69,20 @@ export function tableListing<R>(
       if (after) q = q.where(order.after(after));
       return order.apply(q).offset(offset).limit(n).execute() as Promise<R[]>;
     },
-    async count(db, workspaceId, conditions) {
-      const row = await where(db, workspaceId, conditions)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow();
+    async count(db, workspaceId, conditions, cap) {
+      const matching = where(db, workspaceId, conditions);
+      const counted =
+        cap === undefined
+          ? matching.select((eb) => eb.fn.countAll().as('n'))
+          : db
+              .selectFrom(
+                matching
+                  .select(sql`1`.as('one'))
+                  .limit(cap + 1)
+                  .as('m'),
+              )
+              .select((eb) => eb.fn.countAll().as('n'));
+      const row = await counted.executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };
@@ -117,21 +131,26 @@ export interface ListContext {
   workspace: { id: string };
 }
 
-/** A page of a list, cut with the listing's order, and its total when asked for. */
+/**
+ * A page of a list, cut with the listing's order, and its total when asked for: exact, or counted up
+ * to `cap` when given (a list whose conditions match text: the teams' search).
+ */
 export async function listPage<R>(
   ctx: ListContext,
   listing: Listing<R>,
   where: Condition[],
   page: PageRequest,
   withTotal: boolean,
-): Promise<Page<R> & { total?: number }> {
+  cap?: number,
+): Promise<Page<R> & Partial<Total>> {
   const ws = ctx.workspace.id;
   const after = page.after(listing.order.arity);
-  const [rows, total] = await Promise.all([
+  const [rows, count] = await Promise.all([
     listing.page(ctx.db, ws, where, after, fetchSize(page.limit), page.offset),
-    withTotal ? listing.count(ctx.db, ws, where) : undefined,
+    withTotal ? listing.count(ctx.db, ws, where, cap) : undefined,
   ]);
-  return { ...page.cut(rows, listing.order.keyOf), total };
+  const cut = page.cut(rows, listing.order.keyOf);
+  return count === undefined ? cut : { ...cut, ...totalOf(count, cap) };
 }
 
 /**
@@ -155,15 +174,19 @@ export interface SearchRequest {
   where: Condition[];
 }
 
-/** A page of a search in relevance tiers (search/tiers.ts), with the exact total of matches. */
+/**
+ * A page of a search in relevance tiers (search/tiers.ts), with the total of matches: counted up to
+ * TEXT_TOTAL_CAP when the search has text fields, exactly when it has only filters.
+ */
 export async function searchPage<R>(
   ctx: ListContext,
   listing: Listing<R>,
   s: SearchRequest,
   page: PageRequest,
-): Promise<Page<Tiered<R>> & { total: number }> {
+): Promise<Page<Tiered<R>> & Total> {
   const ws = ctx.workspace.id;
   const tiers = tiersFor(s.mode, s.fields.length);
+  const cap = s.fields.length > 0 ? TEXT_TOTAL_CAP : undefined;
   const conditionOf = (tier: Parameters<typeof tierCondition>[3]): Condition[] | null => {
     if (s.fields.length === 0) return s.where;
     const c = tierCondition(SQL_LOGIC, s.fields, s.mode, tier);
@@ -175,7 +198,7 @@ export async function searchPage<R>(
       const where = conditionOf(tier);
       return where ? listing.page(ctx.db, ws, where, after, n) : [];
     }),
-    matching ? listing.count(ctx.db, ws, matching) : 0,
+    matching ? listing.count(ctx.db, ws, matching, cap) : 0,
   ]);
-  return { ...page.cut(rows, tieredKey(listing.order)), total };
+  return { ...page.cut(rows, tieredKey(listing.order)), ...totalOf(total, cap) };
 }

@@ -195,6 +195,9 @@ Lists and searches answer \`{data, nextCursor, hasMore, total}\`. Pass \`nextCur
 for the next page; a cursor is bound to the query that made it (another query's cursor is
 \`400 invalid_cursor\`). \`limit\` is 1–100, default 50. Walking every page returns each item that
 existed when the walk began exactly once, while others write.
+\`total\` comes with \`totalRelation\`: \`eq\` when it is the number of matches, \`gte\` when a search
+with text stopped counting at 1,000 (\`total\` is then 1000; the pages still hold every match).
+Searches with filters only, and lists with \`includeTotal\`, count exactly.
 
 ## Expansions and flags
 \`expand\` is \`all\` (the default), \`none\`, or field names, comma-separated or repeated

@@ -73,6 +73,12 @@ export function Page<T extends TSchema>(item: T) {
     nextCursor: Nullable(Type.String()),
     hasMore: Type.Boolean(),
     total: Type.Optional(Type.Integer({ minimum: 0 })),
+    totalRelation: Type.Optional(
+      Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
+        description:
+          'With total: `eq` when it is the number of matches, `gte` when a text search stopped counting at 1,000 (total is then 1000).',
+      }),
+    ),
   });
 }
 

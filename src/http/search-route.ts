@@ -5,7 +5,7 @@
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
 import { type Context, readContext } from '../context.ts';
-import type { Page, PageRequest, Tiered } from '../db/keyset.ts';
+import type { Page, PageRequest, Tiered, Total } from '../db/keyset.ts';
 import type { App } from './app-type.ts';
 import { auth } from './auth.ts';
 import { openPaging, type PagingQuery } from './cursor.ts';
@@ -23,7 +23,7 @@ export interface SearchRoute<Query extends TSchema, Search, Row, Expansion exten
   expansions: readonly Expansion[];
   /** The service's search from the query: what the cursor is bound to, so a cursor keeps its filter. */
   filter(query: Static<Query>): Search;
-  search(ctx: Context, search: Search, page: PageRequest): Promise<Page<Tiered<Row>> & { total: number }>;
+  search(ctx: Context, search: Search, page: PageRequest): Promise<Page<Tiered<Row>> & Total>;
   present(ctx: Context, rows: Row[], presentation: Presentation<Expansion>): Promise<unknown[]>;
 }
 
@@ -50,9 +50,9 @@ export function registerSearchRoute<Query extends TSchema, Search, Row, Expansio
       const ctx = readContext(database, auth(request));
       const search = route.filter(query);
       const paging = openPaging(cursors, ctx, `${route.collection}.search`, search, query);
-      const { total, ...page } = await route.search(ctx, search, paging);
-      const rows = page.data.map((hit) => hit.row);
-      return { ...page, data: await route.present(ctx, rows, presentation), total };
+      const { data: hits, ...page } = await route.search(ctx, search, paging);
+      const rows = hits.map((hit) => hit.row);
+      return { ...page, data: await route.present(ctx, rows, presentation) };
     },
   );
 }

@@ -16,9 +16,12 @@ import {
   type KeyValue,
   type Page,
   type PageRequest,
+  TEXT_TOTAL_CAP,
   type Tiered,
+  type Total,
   tieredKey,
   tieredStart,
+  totalOf,
 } from '../keyset.ts';
 import type { Condition, ListContext, Listing } from '../listing.ts';
 import type { DB } from '../types.ts';
@@ -116,7 +119,7 @@ export class Fts5Search implements Fts5Provider {
     source: TaggedSource<R>,
     s: TaggedSearch,
     page: PageRequest,
-  ): Promise<Page<Tiered<R>> & { total: number }> {
+  ): Promise<Page<Tiered<R>> & Total> {
     return taggedPage(ctx, source, s, page);
   }
 }
@@ -238,7 +241,7 @@ async function taggedPage<R>(
   source: TaggedSource<R>,
   s: TaggedSearch,
   page: PageRequest,
-): Promise<Page<Tiered<R>> & { total: number }> {
+): Promise<Page<Tiered<R>> & Total> {
   const { order } = source.listing;
   if (order.columns.length !== 1) throw new Error('A tagged listing is ordered by its seq alone');
   const fields = await Promise.all(
@@ -268,8 +271,8 @@ async function taggedPage<R>(
     return row ? [{ row, tier }] : [];
   });
   const all = taggedMatch(query, 'matching');
-  const total = all ? await rowidCount(ctx.db, source, all, s.where) : 0;
-  return { ...page.cut(rows, tieredKey(order)), total };
+  const total = all ? await rowidCount(ctx.db, source, all, s.where, TEXT_TOTAL_CAP) : 0;
+  return { ...page.cut(rows, tieredKey(order)), ...totalOf(total, TEXT_TOTAL_CAP) };
 }
 
 /** The rowids (seqs) of up to n matches after `after`, in the listing's order. */
@@ -295,11 +298,13 @@ async function rowidCount<R>(
   source: TaggedSource<R>,
   match: string,
   where: Condition[],
+  cap: number,
 ): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(source.target.fts)}
-    ${joined(source, where)} where ${sql.table(source.target.fts)} match ${match} ${alsoWhere(where)}`.execute(
-    db,
-  );
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from (select 1 from ${sql.table(source.target.fts)}
+    ${joined(source, where)} where ${sql.table(source.target.fts)} match ${match} ${alsoWhere(where)}
+    limit ${cap + 1})`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -9,7 +9,7 @@
 //   where filters are part of the full-text query so that a page and its total never join back to the
 //   table.
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
-import type { Page, PageRequest, Tiered } from '../keyset.ts';
+import type { Page, PageRequest, Tiered, Total } from '../keyset.ts';
 import type { DB } from '../types.ts';
 import { Fts5Search, type TaggedListContext, type TaggedSearch, type TaggedSource } from './fts5.ts';
 import { TsvectorSearch } from './tsvector.ts';
@@ -96,7 +96,7 @@ export interface Fts5Provider extends Provider {
     source: TaggedSource<R>,
     search: TaggedSearch,
     page: PageRequest,
-  ): Promise<Page<Tiered<R>> & { total: number }>;
+  ): Promise<Page<Tiered<R>> & Total>;
 }
 
 /** PostgreSQL: every target is a tsvector column, searched with `matches`. */

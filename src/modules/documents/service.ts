@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
 import { nextValues } from '../../db/counters.ts';
-import type { Page, PageRequest, Tiered } from '../../db/keyset.ts';
+import type { Page, PageRequest, Tiered, Total } from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -170,7 +170,7 @@ export async function searchDocuments(
   ctx: Context,
   s: DocumentSearch,
   page: PageRequest,
-): Promise<Page<Tiered<DocumentRow>> & { total: number }> {
+): Promise<Page<Tiered<DocumentRow>> & Total> {
   const fields: (Condition | null)[] = [];
   for (const field of ['name', 'description'] as const) {
     const w = distinctWords(s[field]);

@@ -1,7 +1,7 @@
 // Operations on teams and areas. Each runs inside the caller's transaction (ctx.db).
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
-import type { Page, PageRequest } from '../../db/keyset.ts';
+import { type Page, type PageRequest, TEXT_TOTAL_CAP, type Total } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
@@ -353,11 +353,12 @@ export async function searchTeams(
   ctx: Context,
   q: TeamSearch,
   page: PageRequest,
-): Promise<Page<GroupRow> & { total: number }> {
+): Promise<Page<GroupRow> & Total> {
   const words = distinctWords(q.name);
   const where: Condition[] = [repo.IS_TEAM, ...(await groupRule(ctx)).where];
   if (!q.includeArchived) where.push(repo.LIVE);
   if (words.length > 0) where.push(repo.nameMatches(ctx.search, words, q.mode));
-  const { total, ...found } = await listPage(ctx, repo.GROUP_SEARCH, where, page, true);
-  return { ...found, total: total! };
+  const cap = words.length > 0 ? TEXT_TOTAL_CAP : undefined;
+  const { total, totalRelation, ...found } = await listPage(ctx, repo.GROUP_SEARCH, where, page, true, cap);
+  return { ...found, total: total!, totalRelation: totalRelation! };
 }

@@ -69,9 +69,8 @@ export default async function postRoutes(app: App): Promise<void> {
       const ctx = readContext(database, auth(request));
       const entity = await loadEntity(ctx, query.entityType, query.entityId);
       const paging = openPaging(cursors, ctx, 'posts.list', [entity.type, entity.id], query);
-      const { total, ...page } = await service.listPosts(ctx, entity, paging, flag(query.includeTotal));
-      const data = await presentPosts(ctx, entity, page.data, expand, url);
-      return { ...page, data, ...(total !== undefined ? { total } : {}) };
+      const { data: rows, ...page } = await service.listPosts(ctx, entity, paging, flag(query.includeTotal));
+      return { ...page, data: await presentPosts(ctx, entity, rows, expand, url) };
     },
   );
 
@@ -112,9 +111,8 @@ export default async function postRoutes(app: App): Promise<void> {
       const ctx = readContext(database, auth(request));
       const { row: post, entity } = await service.loadVisiblePost(ctx, request.params.id);
       const paging = openPaging(cursors, ctx, 'posts.replies', post.id, query);
-      const { total, ...page } = await service.listReplies(ctx, post, paging, flag(query.includeTotal));
-      const data = await presentPosts(ctx, entity, page.data, expand, url);
-      return { ...page, data, ...(total !== undefined ? { total } : {}) };
+      const { data: rows, ...page } = await service.listReplies(ctx, post, paging, flag(query.includeTotal));
+      return { ...page, data: await presentPosts(ctx, entity, rows, expand, url) };
     },
   );
 

@@ -142,9 +142,13 @@ export default async function projectRoutes(app: App): Promise<void> {
         includeArchived: flag(query.includeArchived),
       };
       const paging = openPaging(cursors, ctx, 'projects.list', filter, query);
-      const { total, ...page } = await service.listProjects(ctx, filter, paging, flag(query.includeTotal));
-      const data = await presentProjectRows(ctx, page.data, presentation);
-      return { ...page, data, ...(total !== undefined ? { total } : {}) };
+      const { data: rows, ...page } = await service.listProjects(
+        ctx,
+        filter,
+        paging,
+        flag(query.includeTotal),
+      );
+      return { ...page, data: await presentProjectRows(ctx, rows, presentation) };
     },
   );
 

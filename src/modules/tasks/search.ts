@@ -4,7 +4,15 @@
 // conditions. Both apply the same visibility rule (visibility.ts).
 import type { Context } from '../../context.ts';
 import { counterSum, counterValue } from '../../db/counters.ts';
-import { type Page, type PageRequest, type Tiered, tieredKey, tieredStart } from '../../db/keyset.ts';
+import {
+  type Page,
+  type PageRequest,
+  type Tiered,
+  type Total,
+  tieredKey,
+  tieredStart,
+  totalOf,
+} from '../../db/keyset.ts';
 import { type Condition, searchPage } from '../../db/listing.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import type { Fts5Provider, MatchMode } from '../../db/search/index.ts';
@@ -48,7 +56,7 @@ function syncFilter(s: TaskSearch): TaskFilter {
   };
 }
 
-export type TaskPage = Page<Tiered<TaskRow>> & { total: number };
+export type TaskPage = Page<Tiered<TaskRow>> & Total;
 
 type Related = {
   column: 'project_id' | 'group_id' | 'assigned_to_id';
@@ -109,7 +117,7 @@ export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest
       ),
       counted,
     ]);
-    return { ...page.cut(rows, tieredKey(order)), total };
+    return { ...page.cut(rows, tieredKey(order)), ...totalOf(total) };
   }
   return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
 }
