@@ -19,431 +19,112 @@
 // by side. A change made for speed, or one that must not cost any, is judged from such a run rather
 // than from two runs hours apart on a shared machine. The baseline checkout needs its own
 // node_modules (or a link to these).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import pg from 'pg';
+import { type Case, log, measure, type Row, root, rssMb, SECONDS, startFloor, startServer } from './lib.ts';
+import { casesFor, preparePostgres, prepareSqlite, TASKS } from './seeded.ts';
 
-const root = new URL('..', import.meta.url).pathname;
-const TASKS = Number(process.env.BENCH_TASKS ?? 1_000_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // Latency is measured with one connection (a busy single-threaded server mostly measures its queue);
 // throughput with several.
-const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-// Bumped whenever `cairn seed` makes different data, so an old seeded copy is not reused.
-// 3: a task's tsvectors written with its INSERT (no dead row versions on PostgreSQL).
-// 4: documents (one per ten tasks) and a busy thread of posts on task 1.
-const SEED_VERSION = 4;
-const PG_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dir = join(root, '.bench');
+const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-function log(line: string) {
-  process.stderr.write(`${line}\n`);
-}
-
-function cli(args: string[], databaseUrl: string, stdio: 'inherit' | 'pipe' = 'inherit') {
-  const result = spawnSync(process.execPath, ['src/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', stdio === 'pipe' ? 'pipe' : 'inherit', 'inherit'],
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`cairn ${args.join(' ')} failed`);
-  return result.stdout ?? '';
-}
-
-/** Migrates, makes the bench workspace and seeds it; returns the owner's token. */
-function seedInto(databaseUrl: string): string {
-  log(`seeding ${TASKS} tasks …`);
-  cli(['migrate'], databaseUrl);
-  const made = cli(
-    [
-      'workspace',
-      'create',
-      '--name',
-      'Bench',
-      '--owner-name',
-      'Bench Owner',
-      '--owner-email',
-      'bench@example.com',
-    ],
-    databaseUrl,
-    'pipe',
-  );
-  cli(['seed', '--tasks', String(TASKS)], databaseUrl);
-  return JSON.parse(made).token;
-}
-
-interface Prepared {
-  databaseUrl: string;
+interface Server {
+  label: string;
+  url: string;
   token: string;
+  cases: Case[];
+  child: ChildProcess;
   cleanup(): Promise<void>;
 }
 
-/** SQLite: seeded once into .bench/, copied for each run (the create cases add tens of thousands of tasks). */
-async function prepareSqlite(copy = 'run'): Promise<Prepared> {
-  const seeded = join(dir, `cairn-v${SEED_VERSION}-${TASKS}.seeded.db`);
-  const run = join(dir, `cairn-v${SEED_VERSION}-${TASKS}.${copy}.db`);
-  const tokenPath = `${seeded}.token`;
-  if (!existsSync(seeded) || !existsSync(tokenPath)) {
-    mkdirSync(dir, { recursive: true });
-    for (const suffix of ['', '-wal', '-shm']) rmSync(seeded + suffix, { force: true });
-    const token = seedInto(`file:${seeded}`);
-    // Fold the WAL into the file so that a plain copy is the whole database.
-    spawnSync(process.execPath, [
-      '-e',
-      `new (require('node:sqlite').DatabaseSync)(${JSON.stringify(seeded)}).exec('pragma wal_checkpoint(truncate)')`,
-    ]);
-    writeFileSync(tokenPath, token);
-  }
-  for (const suffix of ['', '-wal', '-shm']) rmSync(run + suffix, { force: true });
-  copyFileSync(seeded, run);
-  return {
-    databaseUrl: `file:${run}`,
-    token: readFileSync(tokenPath, 'utf8').trim(),
-    cleanup: async () => {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(run + suffix, { force: true });
-    },
-  };
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** PostgreSQL: seeded once into a template database, which each run copies. */
-async function preparePostgres(copy = 'run'): Promise<Prepared> {
-  const template = `cairn_bench_v${SEED_VERSION}_${TASKS}`;
-  const run = `${template}_${copy}`;
-  const tokenPath = join(dir, `${template}.token`);
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  const exists = async (name: string) =>
-    (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-  if (!(await exists(template)) || !existsSync(tokenPath)) {
-    mkdirSync(dir, { recursive: true });
-    await admin.query(`drop database if exists ${template}`);
-    await admin.query(`create database ${template}`);
-    const setup = new pg.Client({ connectionString: databaseUrl(template) });
-    await setup.connect();
-    await setup.query('create extension if not exists btree_gin');
-    await setup.end();
-    const started = Date.now();
-    const token = seedInto(databaseUrl(template));
-    log(`seeded PostgreSQL in ${Math.round((Date.now() - started) / 1000)} s; vacuum analyze …`);
-    const vacuum = new pg.Client({ connectionString: databaseUrl(template) });
-    await vacuum.connect();
-    await vacuum.query('vacuum analyze');
-    await vacuum.end();
-    writeFileSync(tokenPath, token);
-  }
-  await admin.query(`drop database if exists ${run}`);
-  await admin.query(`create database ${run} template ${template}`);
-  return {
-    databaseUrl: databaseUrl(run),
-    token: readFileSync(tokenPath, 'utf8').trim(),
-    cleanup: async () => {
-      await admin.query(`drop database if exists ${run} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-// The server runs exactly as `npm start` runs it (same Node flags), minus npm itself, so that its
-// pid is the server's own and its memory can be read.
-const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  .scripts.start.split(/\s+/)
-  .slice(1);
-
-async function startServer(
-  url: string,
-  workers = 0,
-  cwd = root,
-): Promise<{ child: ChildProcess; url: string }> {
-  // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
-  const args =
-    workers > 0 ? [...START_ARGS.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : START_ARGS;
-  const child = spawn(process.execPath, args, {
-    cwd,
-    // The bench measures capacity, not the per-token budget (1,000 a minute by default).
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      CAIRN_RATE_LIMIT: '1000000',
-      CAIRN_RATE_LIMIT_SEARCH: '1000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  for (let i = 0; i < 400; i++) {
-    const m = /Server listening at (http:\/\/[^"]+)/.exec(out);
-    if (m) return { child, url: m[1]! };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`server did not start: ${out}`);
-}
-
-/** The server's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
-function rssMb(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-interface Case {
-  name: string;
-  target: string;
-  requests: autocannon.Request[];
-  /** Whose token the requests carry (default: the workspace owner's). */
-  token?: string;
-}
-
-interface Row {
-  name: string;
-  target: string;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  errors: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-async function measure(url: string, token: string, c: Case, connections: number): Promise<Row> {
-  const latencies: number[] = [];
-  let errors = 0;
-  // Without a callback autocannon returns a promise that is also its event emitter.
-  const instance = autocannon({
-    url,
-    connections,
-    duration: SECONDS,
-    headers: { authorization: `Bearer ${c.token ?? token}`, 'content-type': 'application/json' },
-    requests: c.requests,
-  }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    latencies.push(ms);
-    if (status >= 400) errors += 1;
-  });
-  const result = await instance;
-  latencies.sort((a, b) => a - b);
-  return {
-    name: c.name,
-    target: c.target,
-    rps: Math.round(result.requests.average),
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    errors: errors + result.errors + result.timeouts,
-  };
-}
-
-function rotating(
-  paths: string[],
-  method: 'GET' | 'POST' = 'GET',
-  bodies?: () => string,
-): autocannon.Request[] {
-  let i = 0;
-  return [
-    {
-      method,
-      setupRequest: (req) => {
-        const path = paths[i++ % paths.length]!;
-        return { ...req, method, path, ...(bodies ? { body: bodies() } : {}) };
-      },
-    },
-  ];
-}
-
-/** The cases, built from what the seeded workspace holds. */
-async function casesFor(url: string, token: string, databaseUrl: string): Promise<Case[]> {
-  const api = async (path: string) => {
-    const res = await fetch(url + path, { headers: { authorization: `Bearer ${token}` } });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const total = async (qs: string) =>
-    (await api(`/v1/tasks/search?limit=1&expand=none&${qs}`)).total as number;
-  const closest = async <T>(items: T[], count: (t: T) => Promise<number>, wanted: number) => {
-    const counted = await Promise.all(items.map(async (item) => ({ item, n: await count(item) })));
-    return counted.sort((a, b) => Math.abs(a.n - wanted) - Math.abs(b.n - wanted))[0]!;
-  };
-  const teams = (await api('/v1/teams/search?limit=100&expand=none')).data as { id: string }[];
-  const team = await closest(teams, (t) => total(`teamId=${t.id}`), 40_000);
-  const projects = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api(`/v1/projects/${n}?expand=none`)));
-  const project = await closest(projects as { id: string }[], (p) => total(`projectId=${p.id}`), 20_000);
-  log(`list cases: a team of ${team.n} tasks, a project of ${project.n}`);
-  // A member of that team (not an owner or admin): their totals are counted, not read from counters.
-  const members = (await api(`/v1/teams/${team.item.id}?expand=members`)).members as { id: string }[];
-  type Person = { id: string; email: string; role: string };
-  let member: Person | undefined;
-  for (let cursor = ''; !member; ) {
-    const page = await api(`/v1/users?limit=100${cursor}`);
-    member = (page.data as Person[]).find((u) => u.role === 'member' && members.some((m) => m.id === u.id));
-    if (!page.hasMore && !member) throw new Error('the bench team has no member with the member role');
-    cursor = `&cursor=${page.nextCursor}`;
-  }
-  const memberToken = JSON.parse(cli(['token', 'create', '--user', member.email], databaseUrl, 'pipe')).token;
-  // Task ids to read: one page of the walk.
-  const sample = (await api('/v1/tasks/search?limit=100&expand=none')).data.map((t: { id: string }) => t.id);
-  // Search words: the 6th and 40th most frequent words of the seed vocabulary (about 12 % and 2 % of names).
-  const { WORDS } = await import('../src/seed/vocabulary.ts');
-  const common = WORDS[5];
-  const other = WORDS[40];
-  log(`"${common}" is in ${await total(`name=${common}`)} of ${TASKS} task names`);
-  // A walk 50 pages deep (limit 50) through the text-free search.
-  let cursor = '';
-  for (let page = 1; page < 50; page++) {
-    cursor = (await api(`/v1/tasks/search?limit=50&expand=none${cursor ? `&cursor=${cursor}` : ''}`))
-      .nextCursor;
-  }
-  const documents = (await api(`/v1/documents/search?limit=1&expand=none&name=${common}`)).total;
-  const thread = (await api('/v1/posts/list?entityType=task&entityId=1&limit=1&includeTotal=true')).total;
-  log(`"${common}" is in ${documents} document names; task 1 has ${thread} top-level posts`);
-  let n = 0;
-  return [
-    {
-      name: 'get task (expand=all)',
-      target: 'p95 ≤ 1 / 3 ms',
-      requests: rotating(sample.map((id: string) => `/v1/tasks/${id}`)),
-    },
-    {
-      name: 'create task',
-      target: 'p95 ≤ 3 / 6 ms',
-      requests: rotating(['/v1/tasks'], 'POST', () =>
-        JSON.stringify({
-          name: `Bench task ${n++} ${common}`,
-          teamId: team.item.id,
-          description: 'made by the bench',
-        }),
-      ),
-    },
-    {
-      name: 'batch of 100 creates',
-      target: 'p95 ≤ 50 / 120 ms',
-      requests: rotating(['/v1/tasks/batch?expand=none'], 'POST', () =>
-        JSON.stringify({
-          tasks: Array.from({ length: 100 }, () => ({ name: `Batch task ${n++}`, teamId: team.item.id })),
-        }),
-      ),
-    },
-    {
-      name: `search one word ("${common}")`,
-      target: 'p95 ≤ 25 / 50 ms',
-      requests: rotating([`/v1/tasks/search?name=${common}`]),
-    },
-    {
-      name: 'search two fields, any',
-      target: 'p95 ≤ 25 / 50 ms',
-      requests: rotating([`/v1/tasks/search?name=${other}&description=${common}&matchMode=any`]),
-    },
-    { name: 'list: first page', target: '= deep page', requests: rotating(['/v1/tasks/search?limit=50']) },
-    {
-      name: 'list: page 50 of a walk',
-      target: '= first page',
-      requests: rotating([`/v1/tasks/search?limit=50&cursor=${cursor}`]),
-    },
-    {
-      name: `list by team (${Math.round(team.n / 1000)}k)`,
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating([`/v1/tasks/search?limit=50&teamId=${team.item.id}`]),
-    },
-    {
-      name: `list by team, as a member`,
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating([`/v1/tasks/search?limit=50&teamId=${team.item.id}`]),
-      token: memberToken,
-    },
-    {
-      name: `list by project (${Math.round(project.n / 1000)}k)`,
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating([`/v1/tasks/search?limit=50&projectId=${project.item.id}`]),
-    },
-    { name: 'projects list: first page', target: '', requests: rotating(['/v1/projects/list?limit=50']) },
-    {
-      name: `documents: search one word`,
-      target: 'p95 ≤ 25 / 50 ms',
-      requests: rotating([`/v1/documents/search?name=${common}`]),
-    },
-    {
-      name: 'documents: by team, total',
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating([`/v1/documents/search?limit=50&teamId=${team.item.id}`]),
-    },
-    {
-      name: 'documents: by team, as a member',
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating([`/v1/documents/search?limit=50&teamId=${team.item.id}`]),
-      token: memberToken,
-    },
-    {
-      name: `posts list: busy task (${Math.round(thread / 100) / 10}k)`,
-      target: 'p95 ≤ 5 / 15 ms',
-      requests: rotating(['/v1/posts/list?entityType=task&entityId=1&limit=50&includeTotal=true']),
-    },
-    {
-      name: 'projects list by team, total',
-      target: '',
-      requests: rotating([`/v1/projects/list?limit=50&includeTotal=true&teamId=${team.item.id}`]),
-    },
-  ];
-}
-
-interface Table {
-  database: string;
-  rows: [Row, Row][];
-  peakRss: number;
-}
-
-async function bench(database: 'sqlite' | 'postgres'): Promise<Table> {
-  log(`\n== ${database}`);
+async function cairnServer(database: 'sqlite' | 'postgres'): Promise<Server> {
   const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
   const { child, url } = await startServer(prepared.databaseUrl);
+  const cases = selected(await casesFor(url, prepared.token, prepared.databaseUrl));
+  const label = database === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  return { label, url, token: prepared.token, cases, child, cleanup: prepared.cleanup };
+}
+
+/** The bare floor (floor.ts) on its own copy of the SQLite seed: the cases it answers, same ids. */
+async function floorServer(sqlite: Server): Promise<Server> {
+  const prepared = await prepareSqlite('floor');
+  const { child, url } = await startFloor(prepared.databaseUrl.replace(/^file:/, ''));
+  const cases = sqlite.cases.map((c) => (c.floor ? c : { ...c, requests: [] }));
+  return { label: 'floor', url, token: prepared.token, cases, child, cleanup: prepared.cleanup };
+}
+
+type Cell = Row | undefined;
+
+/**
+ * Every server up at once, each case measured on the floor, SQLite and PostgreSQL in turn, with one
+ * connection and then LOAD_CONNECTIONS, so that a busy moment of the machine falls on all of them.
+ */
+async function sideBySide(databases: ('sqlite' | 'postgres')[]): Promise<void> {
+  const servers: Server[] = [];
   try {
-    const cases = selected(await casesFor(url, prepared.token, prepared.databaseUrl));
-    const rows: [Row, Row][] = [];
-    for (const c of cases) {
-      log(`running ${c.name}: ${SECONDS} s with 1 connection, ${SECONDS} s with ${LOAD_CONNECTIONS}`);
-      rows.push([
-        await measure(url, prepared.token, c, 1),
-        await measure(url, prepared.token, c, LOAD_CONNECTIONS),
-      ]);
-      const rss = rssMb(child.pid!);
-      log(`  server RSS after it: ${rss.now.toFixed(0)} MB (peak so far ${rss.peak.toFixed(0)} MB)`);
+    for (const database of databases) servers.push(await cairnServer(database));
+    if (databases.includes('sqlite')) servers.unshift(await floorServer(servers[0]!));
+    const results: Cell[][][] = [[], []];
+    for (const [i, c] of servers.at(-1)!.cases.entries()) {
+      log(
+        `running ${c.name}: 1 and ${LOAD_CONNECTIONS} connections on ${servers.map((s) => s.label).join(', ')}`,
+      );
+      for (const [k, connections] of [1, LOAD_CONNECTIONS].entries()) {
+        const cells: Cell[] = [];
+        for (const server of servers) {
+          const own = server.cases[i]!;
+          const row =
+            own.requests.length > 0 ? await measure(server.url, server.token, own, connections) : undefined;
+          cells.push(row);
+          await new Promise((r) => setTimeout(r, Math.max(300, 1.5 * (row?.p99 ?? 0))));
+        }
+        results[k]!.push(cells);
+      }
     }
-    return { database, rows, peakRss: rssMb(child.pid!).peak };
+    for (const [k, connections] of [1, LOAD_CONNECTIONS].entries())
+      printSideBySide(servers, results[k]!, connections);
+    const peaks = servers.map((s) => `${s.label} ${rssMb(s.child.pid!).peak.toFixed(0)}`);
+    console.log(`\nserver peak RSS, MB: ${peaks.join(', ')} (target: Cairn ≤ 250)`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await prepared.cleanup();
+    for (const s of servers) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+      await s.cleanup();
+    }
   }
 }
 
-const ms = (v: number) => v.toFixed(1).padStart(7);
+const ms = (v: number) => v.toFixed(1);
 
-function print(t: Table): void {
-  console.log(`\nCairn bench: ${TASKS} tasks on ${t.database}, ${SECONDS} s a run\n`);
+/** One table per connection count: req/s and p95 per server, Cairn on SQLite as a ratio to the floor, PostgreSQL to SQLite. */
+function printSideBySide(servers: Server[], rows: Cell[][], connections: number): void {
   console.log(
-    `${'case'.padEnd(32)}${'1 conn: req/s'.padStart(14)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'p99'.padStart(8)}` +
-      `${`${LOAD_CONNECTIONS} conn: req/s`.padStart(15)}${'p95'.padStart(8)}${'errors'.padStart(8)}  target (SQLite / PostgreSQL)`,
+    `\nCairn bench: ${TASKS} tasks, ${SECONDS} s a run, ${connections} connection(s): req/s (p95 ms)\n`,
   );
-  for (const [one, load] of t.rows) {
-    console.log(
-      `${one.name.padEnd(32)}${String(one.rps).padStart(14)}${ms(one.p50)} ${ms(one.p95)} ${ms(one.p99)}` +
-        `${String(load.rps).padStart(15)}${ms(load.p95)} ${String(one.errors + load.errors).padStart(7)}  ${one.target}`,
-    );
+  const headers = servers.map((s) => s.label);
+  console.log(
+    `${'case'.padEnd(34)}${headers.map((h) => h.padStart(26)).join('')}  errors  target (SQLite / PostgreSQL)`,
+  );
+  for (const [i, cells] of rows.entries()) {
+    const c = servers.at(-1)!.cases[i]!;
+    const byLabel = new Map(servers.map((s, j) => [s.label, cells[j]]));
+    const text = servers.map((s, j) => {
+      const row = cells[j];
+      if (!row) return ''.padStart(26);
+      const base =
+        s.label === 'SQLite'
+          ? byLabel.get('floor')
+          : s.label === 'PostgreSQL'
+            ? byLabel.get('SQLite')
+            : undefined;
+      const ratio = base ? ` ${(row.rps / base.rps).toFixed(2)}×` : '';
+      return `${row.rps} (${ms(row.p95)})${ratio}`.padStart(26);
+    });
+    const errors = cells.reduce((sum, row) => sum + (row?.errors ?? 0), 0);
+    console.log(`${c.name.padEnd(34)}${text.join('')}  ${String(errors).padStart(6)}  ${c.target}`);
   }
-  console.log(`\nlatencies in ms; server peak RSS: ${t.peakRss.toFixed(0)} MB (target ≤ 300 MB)`);
+  console.log('(SQLite: × the floor; PostgreSQL: × SQLite; the floor answers the four cases it has)');
 }
 
 /** Cases measured against 1, 2, 3… processes: reads, a search, a list, and writes. */
@@ -560,23 +241,6 @@ if (process.env.BENCH_BASELINE) {
   if (wanted !== 'sqlite') await compare('postgres', baseline);
   process.exit(0);
 }
-const tables: Table[] = [];
-if (wanted !== 'postgres') tables.push(await bench('sqlite'));
-if (wanted !== 'sqlite') tables.push(await bench('postgres'));
-for (const t of tables) print(t);
-if (tables.length === 2) {
-  const [a, b] = tables as [Table, Table];
-  console.log('\nSide by side, one connection:\n');
-  console.log(
-    `${'case'.padEnd(32)}${'SQLite r/s'.padStart(11)}${'p95'.padStart(8)}${'PostgreSQL r/s'.padStart(16)}${'p95'.padStart(8)}`,
-  );
-  a.rows.forEach(([one], i) => {
-    const other = b.rows[i]![0];
-    console.log(
-      `${one.name.padEnd(32)}${String(one.rps).padStart(11)}${ms(one.p95)} ${String(other.rps).padStart(15)}${ms(other.p95)}`,
-    );
-  });
-  console.log(
-    `${'peak RSS, MB'.padEnd(32)}${a.peakRss.toFixed(0).padStart(11)}${''.padStart(8)} ${b.peakRss.toFixed(0).padStart(15)}`,
-  );
-}
+const databases = (['sqlite', 'postgres'] as const).filter((d) => wanted === 'both' || wanted === d);
+await sideBySide([...databases]);
+process.exit(0);

@@ -48,13 +48,21 @@ class NodeSqliteStatement implements SqliteStatement {
   }
 }
 
+/** How often a long-lived connection refreshes the planner's statistics (SQLite's advice: hourly). */
+const OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
+
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
   // Statements are compiled once per SQL text: the hot paths repeat the same few queries.
   readonly #cache = new Map<string, NodeSqliteStatement>();
+  readonly #optimizer: NodeJS.Timeout;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
+    // `pragma optimize` analyzes only the tables whose statistics are missing or stale, within a
+    // bounded number of rows per index, so it is cheap enough to run on a timer; a busy database
+    // (another process writing) just skips a turn.
+    this.#optimizer = setInterval(() => optimize(db), OPTIMIZE_EVERY_MS).unref();
   }
 
   prepare(sql: string): SqliteStatement {
@@ -68,8 +76,12 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   close(): void {
+    clearInterval(this.#optimizer);
     this.#cache.clear();
-    if (this.#db.isOpen) this.#db.close();
+    if (this.#db.isOpen) {
+      optimize(this.#db);
+      this.#db.close();
+    }
   }
 }
 
@@ -82,7 +94,18 @@ export function openSqlite(path: string): DatabaseSync {
   db.exec('pragma synchronous = full');
   db.exec('pragma foreign_keys = on');
   db.exec('pragma busy_timeout = 5000');
+  // As SQLite advises for long-lived connections: on open, analyze every table that needs it
+  // (0x10000: all tables, not only those this connection has used), then hourly and on close.
+  optimize(db, 'pragma optimize = 0x10002');
   return db;
+}
+
+function optimize(db: DatabaseSync, statement = 'pragma optimize'): void {
+  try {
+    db.exec(statement);
+  } catch {
+    // Busy or read-only: the statistics wait for the next turn.
+  }
 }
 
 export class NodeSqliteDialect extends SqliteDialect {

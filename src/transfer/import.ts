@@ -118,9 +118,10 @@ export async function importData(
     `import: ${result.rows.toLocaleString('en')} rows of ${result.imported.length} workspace(s) in ${seconds.toFixed(1)} s` +
       (result.skipped.length > 0 ? `; ${result.skipped.length} already present, skipped` : ''),
   );
-  // Fresh statistics, or PostgreSQL plans its first queries on the new rows as if the tables were empty.
-  if (result.rows > 0)
-    await sql.raw(database.dialect === 'postgres' ? 'analyze' : 'pragma optimize').execute(database.db);
+  // Fresh statistics for the new rows, on both databases: PostgreSQL would plan its first queries on
+  // them as if the tables were empty, and SQLite's `pragma optimize` (sqlite-driver.ts) would analyze
+  // them only at the next open or hourly turn.
+  if (result.rows > 0) await sql.raw('analyze').execute(database.db);
   return result;
 }
 

@@ -1,0 +1,165 @@
+// What the bench scripts share (run.ts, fresh.ts): the server started as `npm start` starts it, the
+// `cairn` command, and autocannon runs measured as requests/s and latency percentiles.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export const root = new URL('..', import.meta.url).pathname;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const PG_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function log(line: string) {
+  process.stderr.write(`${line}\n`);
+}
+
+/** `cairn <args>` of the checkout at cwd (this one by default) against databaseUrl. */
+export function cli(args: string[], databaseUrl: string, stdio: 'inherit' | 'pipe' = 'inherit', cwd = root) {
+  const result = spawnSync(process.execPath, ['src/cli.ts', ...args], {
+    cwd,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', stdio === 'pipe' ? 'pipe' : 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`cairn ${args.join(' ')} failed`);
+  return result.stdout ?? '';
+}
+
+export function databaseUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// The server runs exactly as `npm start` runs it (same Node flags), minus npm itself, so that its
+// pid is the server's own and its memory can be read.
+const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  .scripts.start.split(/\s+/)
+  .slice(1);
+
+export async function startServer(
+  url: string,
+  workers = 0,
+  cwd = root,
+): Promise<{ child: ChildProcess; url: string }> {
+  // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
+  const args =
+    workers > 0 ? [...START_ARGS.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : START_ARGS;
+  const child = spawn(process.execPath, args, {
+    cwd,
+    // The bench measures capacity, not the per-token budget (1,000 a minute by default).
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      CAIRN_RATE_LIMIT: '1000000',
+      CAIRN_RATE_LIMIT_SEARCH: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  // Up to two minutes: a start may first migrate a seeded million (new indexes).
+  for (let i = 0; i < 2400; i++) {
+    const m = /Server listening at (http:\/\/[^"]+)/.exec(out);
+    if (m) return { child, url: m[1]! };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${out}`);
+}
+
+/** The bare floor (floor.ts) on a SQLite file. */
+export async function startFloor(file: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(root, 'bench/floor.ts'), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  for (let i = 0; i < 400; i++) {
+    const m = /listening at (http:\/\/\S+)/.exec(out);
+    if (m) return { child, url: m[1]! };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the floor did not start: ${out}`);
+}
+
+/** The server's resident memory now and at its peak (VmRSS, VmHWM), in MB. */
+export function rssMb(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+export interface Case {
+  name: string;
+  target: string;
+  requests: autocannon.Request[];
+  /** Whose token the requests carry (default: the workspace owner's). */
+  token?: string;
+  /** The bare floor (floor.ts) answers it too. */
+  floor?: boolean;
+}
+
+export interface Row {
+  name: string;
+  target: string;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export async function measure(url: string, token: string, c: Case, connections: number): Promise<Row> {
+  const latencies: number[] = [];
+  let errors = 0;
+  // Without a callback autocannon returns a promise that is also its event emitter.
+  const instance = autocannon({
+    url,
+    connections,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${c.token ?? token}`, 'content-type': 'application/json' },
+    requests: c.requests,
+  }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    latencies.push(ms);
+    if (status >= 400) errors += 1;
+  });
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: c.name,
+    target: c.target,
+    rps: Math.round(result.requests.average),
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors: errors + result.errors + result.timeouts,
+  };
+}
+
+export function rotating(
+  paths: string[],
+  method: 'GET' | 'POST' = 'GET',
+  bodies?: () => string,
+): autocannon.Request[] {
+  let i = 0;
+  return [
+    {
+      method,
+      setupRequest: (req) => {
+        const path = paths[i++ % paths.length]!;
+        return { ...req, method, path, ...(bodies ? { body: bodies() } : {}) };
+      },
+    },
+  ];
+}
