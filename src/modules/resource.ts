@@ -16,6 +16,10 @@ export interface TableSpec {
   index?: SearchIndex<never>;
   /** Tasks: the part of their index entry their INSERT sets (PostgreSQL's tsvector columns). */
   rowIndex?: TaggedSearchIndex<never>;
+  /** Columns stored as 0/1 on SQLite and boolean on PostgreSQL: true/false in the file. */
+  booleans?: readonly string[];
+  /** Timestamp columns whose names do not end in `_at` (those are timestamps already): text on SQLite. */
+  dates?: readonly string[];
 }
 
 /**

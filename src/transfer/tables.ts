@@ -57,8 +57,8 @@ const ORDER: (TableSpec | keyof DB)[] = [
   'project_templates',
   'project_template_areas',
   { name: 'events', order: ['tx', 'seq'] },
-  { name: 'webhook_subscriptions', order: ['seq'] },
-  { name: 'webhook_deliveries', order: ['seq'] },
+  { name: 'webhook_subscriptions', order: ['seq'], dates: ['failing_since', 'lease_until'] },
+  { name: 'webhook_deliveries', order: ['seq'], booleans: ['replay'] },
   { name: 'webhook_replays', order: ['seq'] },
 ];
 
@@ -121,14 +121,14 @@ export function exportedColumns(table: string, stored: string[]): string[] {
   return columns.sort();
 }
 
-/** Columns stored as 0/1 on SQLite and boolean on PostgreSQL. */
-const BOOLEANS: Partial<Record<keyof DB, readonly string[]>> = {
-  tasks: ['priority'],
-  task_templates: ['priority'],
-  posts: ['is_resolved'],
-  webhook_deliveries: ['replay'],
-};
+const SPECS = new Map(TABLES.map((t) => [t.name, t]));
 
+/** Columns stored as 0/1 on SQLite and boolean on PostgreSQL (each table's spec says). */
 export function booleansOf(table: keyof DB): readonly string[] {
-  return BOOLEANS[table] ?? [];
+  return SPECS.get(table)?.booleans ?? [];
+}
+
+/** Timestamp columns not named `*_at` (each table's spec says). */
+export function datesOf(table: keyof DB): readonly string[] {
+  return SPECS.get(table)?.dates ?? [];
 }

@@ -9,7 +9,7 @@ import type { DB } from '../db/types.ts';
 import { AppError } from '../http/errors.ts';
 import { unstorableString } from '../http/validation.ts';
 import { toTimestamp } from '../text/dates.ts';
-import { booleansOf, exportedColumns, TABLES } from './tables.ts';
+import { booleansOf, datesOf, exportedColumns, TABLES } from './tables.ts';
 
 export type Kind = 'text' | 'integer' | 'boolean' | 'timestamp';
 
@@ -29,18 +29,13 @@ const RANGES: Record<string, { min: number; max: number }> = {
   'tasks.public_id': { min: 1, max: INT32.max },
 };
 
-/** Timestamps are text on SQLite: these, and every column ending in `_at` (a test holds this to PostgreSQL's types). */
-const TIMESTAMPS: Partial<Record<keyof DB, readonly string[]>> = {
-  tasks: ['due_date'],
-  projects: ['start_date', 'due_date'],
-  webhook_subscriptions: ['failing_since', 'lease_until'],
-};
-
 /** A column's kind from its stored family (integer or not), the booleans list and the timestamps list. */
 export function kindOf(table: keyof DB, column: string, integer: boolean): Kind {
   if (booleansOf(table).includes(column)) return 'boolean';
   if (integer) return 'integer';
-  return column.endsWith('_at') || TIMESTAMPS[table]?.includes(column) ? 'timestamp' : 'text';
+  // Timestamps are text on SQLite: every column ending in `_at`, and those the table's spec names as
+  // dates (a test holds this to PostgreSQL's types).
+  return column.endsWith('_at') || datesOf(table).includes(column) ? 'timestamp' : 'text';
 }
 
 interface StoredColumn {

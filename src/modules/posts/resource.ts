@@ -9,7 +9,7 @@ export const POST = defineResource({
   kind: 'post',
   path: 'posts',
   tables: [
-    { name: 'posts', order: ['seq'] },
+    { name: 'posts', order: ['seq'], booleans: ['is_resolved'] },
     { name: 'post_images', order: ['id'] },
     { name: 'post_reactions', order: ['id'] },
   ],

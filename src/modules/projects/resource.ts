@@ -10,7 +10,12 @@ export const PROJECT = defineResource({
   kind: 'project',
   path: 'projects',
   tables: [
-    { name: 'projects', order: ['seq'], index: PROJECT_INDEX as SearchIndex<never> },
+    {
+      name: 'projects',
+      order: ['seq'],
+      index: PROJECT_INDEX as SearchIndex<never>,
+      dates: ['start_date', 'due_date'],
+    },
     { name: 'project_teams', order: ['project_id', 'group_id'] },
   ],
   searchFields: ['name', 'description', 'ownerName', 'teamName'],

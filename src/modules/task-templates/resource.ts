@@ -8,7 +8,7 @@ export const TASK_TEMPLATE = defineResource({
   kind: 'task_template',
   path: 'task-templates',
   tables: [
-    { name: 'task_templates', order: ['seq'] },
+    { name: 'task_templates', order: ['seq'], booleans: ['priority'] },
     { name: 'task_template_labels', order: ['template_id', 'label_id'] },
   ],
   searchFields: [],

@@ -13,6 +13,8 @@ export const TASK = defineResource({
   tables: [
     {
       name: 'tasks',
+      booleans: ['priority'],
+      dates: ['due_date'],
       order: ['seq'],
       index: TASK_INDEX as unknown as SearchIndex<never>,
       rowIndex: TASK_INDEX as unknown as TaggedSearchIndex<never>,

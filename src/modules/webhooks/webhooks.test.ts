@@ -201,6 +201,17 @@ describe('delivery', () => {
     const tt = (await f.owner.post('/v1/task-templates', { name: 'Signed template', areaId: ops.id })).body;
     const pt = (await f.owner.post('/v1/project-templates', { name: 'Signed plan', ownedByAreaId: ops.id }))
       .body;
+    // The collections whose GET by id takes `expand`, from the OpenAPI document.
+    const openapi = (await f.anonymous.get('/openapi.json')).body as {
+      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+    };
+    const expandable = new Set(
+      Object.entries(openapi.paths)
+        .filter(([, item]) => item.get?.parameters?.some((p) => p.in === 'query' && p.name === 'expand'))
+        .map(([path]) => /^\/v1\/([a-z-]+)\/\{id\}$/.exec(path)?.[1])
+        .filter((collection) => collection !== undefined),
+    );
+    assert.ok(expandable.has('tasks') && !expandable.has('task-templates'), [...expandable].join());
     // Typed by the registry's event types: a resource with events fails the typecheck until it is here.
     const about: Record<EventKind, [string, string]> = {
       team: ['teams', team.id],
@@ -236,8 +247,8 @@ describe('delivery', () => {
       assert.equal(got.json.workspaceId, f.ws.workspace.id);
       // data is the thing as it was when delivered (later changes may have followed), with every
       // expansion: the same fields as GET with expand=all.
-      // (Templates have no expansions, and their GET no expand parameter.)
-      const qs = collection.endsWith('templates') ? '' : '?expand=all';
+      // (A resource without expansions, such as templates, has no expand parameter on its GET.)
+      const qs = expandable.has(collection) ? '?expand=all' : '';
       const now = (await f.owner.get(`/v1/${collection}/${id}${qs}`)).body;
       assert.equal(got.json.data.id, id, type);
       assert.deepEqual(Object.keys(got.json.data).sort(), Object.keys(now).sort(), type);
