@@ -8,8 +8,10 @@
 // The requests, on the paths Cairn serves them (the bench sends both servers the same requests):
 // - GET /v1/tasks/<uuid>: the task with its status, team, project and assignee (one joined query);
 // - GET /v1/tasks/search?projectId=…&limit=50: a project's newest 50 live tasks and their count;
-// - GET /v1/tasks/search?name=…&description=…&matchMode=any: FTS5 ranked by bm25, 50 rows, no
-//   total (the bench's words, prefix-matched in the same workspace-prefixed index Cairn writes);
+// - GET /v1/tasks/search?name=…&description=…&matchMode=any: the newest 50 matches of either field,
+//   no total and no tiers, from the same workspace-prefixed FTS5 index Cairn writes (rowid = seq, so
+//   the newest first is a walk of the index). Not bm25: ranking every match costs what Cairn never
+//   pays (3 requests/s for two common words), and a floor does the least work that answers;
 // - POST /v1/tasks {name, teamId, description}: the row and its FTS5 entry in one transaction, at
 //   `synchronous = full`, answered with the row.
 import { randomUUID } from 'node:crypto';
@@ -41,7 +43,7 @@ const projectCount = db.prepare(
   'select count(*) as n from tasks where workspace_id = ? and project_id = ? and deleted_at is null',
 );
 const ranked = db.prepare(`
-  select rowid from tasks_fts where tasks_fts match ? order by bm25(tasks_fts) limit 50`);
+  select rowid from tasks_fts where tasks_fts match ? order by rowid desc limit 50`);
 const bySeq = db.prepare(
   `select * from tasks where workspace_id = ? and seq in (select value from json_each(?))`,
 );

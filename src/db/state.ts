@@ -30,7 +30,7 @@ export async function setArchived(
  * Tables whose rows are soft-deleted by setting `deleted_at`, with who did it, and restored: every
  * table with those columns, so a new resource's table qualifies by its columns alone.
  */
-type Deletable = {
+export type Deletable = {
   [T in keyof DB]: DB[T] extends { deleted_at: unknown; deleted_by_id: unknown; updated_at: unknown }
     ? T
     : never;

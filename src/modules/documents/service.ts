@@ -7,7 +7,6 @@ import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex } from '../../db/search/index.ts';
-import { setDeleted } from '../../db/state.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -15,6 +14,7 @@ import { checkVersion } from '../../preconditions.ts';
 import { EMPTY, fromInput, plainText } from '../../text/description.ts';
 import { slugFor } from '../../text/slug.ts';
 import * as groups from '../groups/lookup.ts';
+import { restoreDeleted, softDelete } from '../soft-delete.ts';
 import type { DocumentRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { DocumentUpsertBody } from './schema.ts';
@@ -135,23 +135,13 @@ async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBod
 
 /** DELETE /v1/documents/{id}: soft delete; deleting a deleted document changes nothing. */
 export async function deleteDocument(ctx: Context, ref: string): Promise<void> {
-  const current = await loadVisibleDocument(ctx, ref, true);
-  if (current.deleted_at !== null) return;
-  const at = changedAt(current.updated_at);
-  // Only a real change writes the event (a racing delete finds it done).
-  if (!(await setDeleted(ctx.db, 'documents', ctx.workspace.id, current.id, true, at, ctx.actor.id))) return;
-  await recordEvent(ctx, 'document.deleted', current.id, at);
+  await softDelete(ctx, 'documents', await loadVisibleDocument(ctx, ref, true), 'document.deleted');
 }
 
+/** POST /v1/documents/{id}/restore (409 not_deleted when live). */
 export async function restoreDocument(ctx: Context, ref: string): Promise<DocumentRow> {
-  const notDeleted = () => new AppError('not_deleted', 'This document is not deleted');
   const current = await loadVisibleDocument(ctx, ref, true);
-  if (current.deleted_at === null) throw notDeleted();
-  const at = changedAt(current.updated_at);
-  if (!(await setDeleted(ctx.db, 'documents', ctx.workspace.id, current.id, false, at, ctx.actor.id)))
-    throw notDeleted();
-  await recordEvent(ctx, 'document.restored', current.id, at);
-  return { ...current, deleted_at: null, deleted_by_id: null, updated_at: at };
+  return restoreDeleted(ctx, 'documents', current, 'document.restored', 'document');
 }
 
 export interface DocumentSearch {
