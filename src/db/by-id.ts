@@ -18,7 +18,10 @@ export interface RowSource {
 
 // The table is chosen at run time, which Kysely's types cannot follow: the query is typed for one
 // stand-in table here, and the row's type is the caller's (as db/listing.ts does for a page).
-type Scoped = Kysely<Record<string, { workspace_id: string; id: string }>>;
+type Scoped = Kysely<Record<string, { workspace_id: string; id: string; public_id: string }>>;
+
+/** What names a row in a route: its UUID, or its publicId. */
+export type Ref = { id: string } | { publicId: string };
 
 /** The row of `source` with this id in this workspace; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
 export function findById<R>(
@@ -32,6 +35,23 @@ export function findById<R>(
     .selectFrom(source.from)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id);
+  const selected = source.columns ? q.select(source.columns as 'id'[]) : q.selectAll();
+  return (forUpdate ? selected.forUpdate() : selected).executeTakeFirst() as Promise<R | undefined>;
+}
+
+/** The row of `source` named by `ref` (UUID or publicId); `forUpdate` as findById. */
+export function findByRef<R>(
+  db: Kysely<DB>,
+  source: RowSource,
+  workspaceId: string,
+  ref: Ref,
+  forUpdate = false,
+): Promise<R | undefined> {
+  if ('id' in ref) return findById<R>(db, source, workspaceId, ref.id, forUpdate);
+  const q = (db as unknown as Scoped)
+    .selectFrom(source.from)
+    .where('workspace_id', '=', workspaceId)
+    .where('public_id', '=', ref.publicId);
   const selected = source.columns ? q.select(source.columns as 'id'[]) : q.selectAll();
   return (forUpdate ? selected.forUpdate() : selected).executeTakeFirst() as Promise<R | undefined>;
 }

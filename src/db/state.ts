@@ -58,3 +58,36 @@ export async function setDeleted(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Tables with a `deleted_at`: soft-deleted rows, live while it is null. */
+type SoftDeleted = {
+  [T in keyof DB]: DB[T] extends { deleted_at: unknown; workspace_id: string; id: string } ? T : never;
+}[keyof DB];
+
+interface LiveRow {
+  workspace_id: string;
+  id: string;
+  deleted_at: string | null;
+}
+
+/**
+ * Applies `changes` to a live row (not soft-deleted): false when it is deleted, so that an update
+ * racing a delete changes nothing.
+ */
+export async function updateIfLive(
+  db: Kysely<DB>,
+  table: SoftDeleted,
+  workspaceId: string,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<boolean> {
+  // The table is chosen at run time: the query is typed for a stand-in table (as db/by-id.ts does).
+  const result = await (db as unknown as Kysely<Record<string, LiveRow>>)
+    .updateTable(table)
+    .set(changes as Partial<LiveRow>)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,8 +1,9 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import { findByIds } from '../../db/by-id.ts';
+import { findByIds, findByRef } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import type { FieldQuery, PlainTarget, SearchProvider } from '../../db/search/index.ts';
+import { updateIfLive } from '../../db/state.ts';
 import type { DB } from '../../db/types.ts';
 import type { DocumentsTable } from './table.ts';
 
@@ -36,6 +37,8 @@ const COLUMNS = [
   'd.deleted_by_id',
 ] as const;
 
+const SOURCE = { from: 'documents as d', columns: COLUMNS } as const;
+
 export async function insertDocument(db: Kysely<DB>, row: Omit<DocumentRow, 'seq'>): Promise<DocumentRow> {
   const { seq } = await db.insertInto('documents').values(row).returning('seq').executeTakeFirstOrThrow();
   return { ...row, seq: Number(seq) };
@@ -56,20 +59,13 @@ export async function insertDocuments(
  * Applies `changes` if the document is live: false when it is deleted, so that an update racing a
  * delete changes nothing (deletes and restores: db/state.ts setDeleted).
  */
-export async function updateDocument(
+export function updateDocument(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
   changes: Partial<DocumentRow>,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('documents')
-    .set(changes)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateIfLive(db, 'documents', workspaceId, id, changes);
 }
 
 /** A document by id or publicId; `forUpdate` (PostgreSQL) locks it until the transaction ends. */
@@ -79,9 +75,7 @@ export function findDocument(
   ref: { id: string } | { publicId: string },
   forUpdate = false,
 ): Promise<DocumentRow | undefined> {
-  let q = db.selectFrom('documents as d').select(COLUMNS).where('d.workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('d.id', '=', ref.id) : q.where('d.public_id', '=', ref.publicId);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return findByRef<DocumentRow>(db, SOURCE, workspaceId, ref, forUpdate);
 }
 
 /** The documents of these ids (UUIDs), in one query. */
@@ -90,7 +84,7 @@ export function findDocumentsByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<DocumentRow[]> {
-  return findByIds<DocumentRow>(db, { from: 'documents as d', columns: COLUMNS }, workspaceId, ids);
+  return findByIds<DocumentRow>(db, SOURCE, workspaceId, ids);
 }
 
 export async function slugsStartingWith(

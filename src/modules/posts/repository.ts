@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import { findByIds } from '../../db/by-id.ts';
+import { findByIds, findByRef } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import type { DB, PostImagesTable, PostReactionsTable, PostsTable } from '../../db/types.ts';
@@ -25,6 +25,8 @@ const COLUMNS = [
   'po.updated_at',
 ] as const;
 
+const SOURCE = { from: 'posts as po', columns: COLUMNS } as const;
+
 export async function insertPost(db: Kysely<DB>, row: Omit<PostRow, 'seq'>): Promise<PostRow> {
   const { seq } = await db.insertInto('posts').values(row).returning('seq').executeTakeFirstOrThrow();
   return { ...row, seq: Number(seq) };
@@ -36,14 +38,12 @@ export function findPost(
   ref: { id: string } | { publicId: string },
   forUpdate = false,
 ): Promise<PostRow | undefined> {
-  let q = db.selectFrom('posts as po').select(COLUMNS).where('po.workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('po.id', '=', ref.id) : q.where('po.public_id', '=', ref.publicId);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return findByRef<PostRow>(db, SOURCE, workspaceId, ref, forUpdate);
 }
 
 /** The posts of these ids (UUIDs), in one query. */
 export function findPostsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<PostRow[]> {
-  return findByIds<PostRow>(db, { from: 'posts as po', columns: COLUMNS }, workspaceId, ids);
+  return findByIds<PostRow>(db, SOURCE, workspaceId, ids);
 }
 
 /** Sets isResolved if it is not already so; false when it was. */

@@ -1,8 +1,9 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import { findByIds } from '../../db/by-id.ts';
+import { findByIds, findByRef } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
+import { updateIfLive } from '../../db/state.ts';
 import type { DB, ProjectTemplatesTable } from '../../db/types.ts';
 
 export type ProjectTemplateRow = Selectable<ProjectTemplatesTable>;
@@ -36,6 +37,8 @@ const COLUMNS = [
   'pt.deleted_by_id',
 ] as const;
 
+const SOURCE = { from: 'project_templates as pt', columns: COLUMNS } as const;
+
 export async function insertTemplate(
   db: Kysely<DB>,
   row: Omit<ProjectTemplateRow, 'seq'>,
@@ -49,20 +52,13 @@ export async function insertTemplate(
 }
 
 /** Applies `changes` if the template is in the `from` state; false when it is not. */
-export async function updateTemplate(
+export function updateTemplate(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
   changes: Partial<ProjectTemplateRow>,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('project_templates')
-    .set(changes)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateIfLive(db, 'project_templates', workspaceId, id, changes);
 }
 
 export function findTemplate(
@@ -71,9 +67,7 @@ export function findTemplate(
   ref: { id: string } | { publicId: string },
   forUpdate = false,
 ): Promise<ProjectTemplateRow | undefined> {
-  let q = db.selectFrom('project_templates as pt').select(COLUMNS).where('pt.workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('pt.id', '=', ref.id) : q.where('pt.public_id', '=', ref.publicId);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return findByRef<ProjectTemplateRow>(db, SOURCE, workspaceId, ref, forUpdate);
 }
 
 /** The templates of these ids (UUIDs), in one query. */
@@ -82,12 +76,7 @@ export function findTemplatesByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<ProjectTemplateRow[]> {
-  return findByIds<ProjectTemplateRow>(
-    db,
-    { from: 'project_templates as pt', columns: COLUMNS },
-    workspaceId,
-    ids,
-  );
+  return findByIds<ProjectTemplateRow>(db, SOURCE, workspaceId, ids);
 }
 
 /** GET /v1/project-templates: oldest first. */

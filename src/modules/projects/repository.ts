@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import { findByRef } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
@@ -37,6 +38,8 @@ const COLUMNS = [
   'p.updated_at',
 ] as const;
 
+const SOURCE = { from: 'projects as p', columns: COLUMNS } as const;
+
 export async function insertProject(db: Kysely<DB>, row: Omit<ProjectRow, 'seq'>): Promise<ProjectRow> {
   const { seq } = await db.insertInto('projects').values(row).returning('seq').executeTakeFirstOrThrow();
   return { ...row, seq: Number(seq) };
@@ -63,9 +66,7 @@ export function findProject(
   ref: { id: string } | { publicId: string },
   forUpdate = false,
 ): Promise<ProjectRow | undefined> {
-  let q = db.selectFrom('projects as p').select(COLUMNS).where('p.workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('p.id', '=', ref.id) : q.where('p.public_id', '=', ref.publicId);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return findByRef<ProjectRow>(db, SOURCE, workspaceId, ref, forUpdate);
 }
 
 export function findProjects(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<ProjectRow[]> {

@@ -1,8 +1,9 @@
 import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import { findByIds } from '../../db/by-id.ts';
+import { findByIds, findByRef } from '../../db/by-id.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
 import { groupBy } from '../../db/rows.ts';
+import { updateIfLive } from '../../db/state.ts';
 import type { DB, TaskTemplatesTable } from '../../db/types.ts';
 
 export type TaskTemplateRow = Selectable<TaskTemplatesTable>;
@@ -37,6 +38,8 @@ const COLUMNS = [
   'tt.deleted_at',
 ] as const;
 
+const SOURCE = { from: 'task_templates as tt', columns: COLUMNS } as const;
+
 export async function insertTemplate(
   db: Kysely<DB>,
   row: Omit<TaskTemplateRow, 'seq'>,
@@ -50,20 +53,13 @@ export async function insertTemplate(
 }
 
 /** Applies `changes` if the template is live; false when it is deleted (a racing delete won). */
-export async function updateTemplate(
+export function updateTemplate(
   db: Kysely<DB>,
   workspaceId: string,
   id: string,
   changes: Partial<TaskTemplateRow>,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('task_templates')
-    .set(changes)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateIfLive(db, 'task_templates', workspaceId, id, changes);
 }
 
 export function findTemplate(
@@ -72,9 +68,7 @@ export function findTemplate(
   ref: { id: string } | { publicId: string },
   forUpdate = false,
 ): Promise<TaskTemplateRow | undefined> {
-  let q = db.selectFrom('task_templates as tt').select(COLUMNS).where('tt.workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('tt.id', '=', ref.id) : q.where('tt.public_id', '=', ref.publicId);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return findByRef<TaskTemplateRow>(db, SOURCE, workspaceId, ref, forUpdate);
 }
 
 /** GET /v1/task-templates, and the templates a project or a parent makes: oldest first. */
@@ -119,7 +113,7 @@ export function findTemplatesByIds(
   workspaceId: string,
   ids: string[],
 ): Promise<TaskTemplateRow[]> {
-  return findByIds<TaskTemplateRow>(db, { from: 'task_templates as tt', columns: COLUMNS }, workspaceId, ids);
+  return findByIds<TaskTemplateRow>(db, SOURCE, workspaceId, ids);
 }
 
 export async function hasChildren(db: Kysely<DB>, workspaceId: string, id: string): Promise<boolean> {
