@@ -142,6 +142,8 @@ export async function casesFor(url: string, token: string, databaseUrl: string):
   const { WORDS } = await import('../src/seed/vocabulary.ts');
   const common = WORDS[5];
   const other = WORDS[40];
+  // The least frequent word of the vocabulary (about 0.25 % of names): few matches, far apart.
+  const rare = WORDS.at(-1);
   // A text search counts up to 1,000 (then answers totalRelation gte): enough to tell a common word.
   const counted = async (path: string) => {
     const body = await api(path);
@@ -190,6 +192,11 @@ export async function casesFor(url: string, token: string, databaseUrl: string):
       name: `search one word ("${common}")`,
       target: 'p95 ≤ 25 / 50 ms',
       requests: rotating([`/v1/tasks/search?name=${common}`]),
+    },
+    {
+      name: `search a rare word ("${rare}")`,
+      target: 'p95 ≤ 25 / 50 ms',
+      requests: rotating([`/v1/tasks/search?name=${rare}`]),
     },
     {
       name: 'search two fields, any',
