@@ -21,6 +21,7 @@ import { BODY_LIMIT, registerJsonBodies } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
+import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
@@ -94,7 +95,12 @@ function createFastify(config: Config, logger: boolean) {
         new AppError('validation_failed', `The URL is malformed: ${error.message}`),
       ),
     // Fastify types this factory as its own Ajv pool; ours has the same call shape (validation.ts).
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildValidator as never,
+        buildSerializer: buildSerializer as never,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 

@@ -2,7 +2,7 @@
 // ("50" → 50, one value → [value]); JSON bodies are typed, so they are not ("true" is not a boolean and
 // 12 is not a name). Unknown body fields are rejected, never silently dropped.
 import { isDeepStrictEqual } from 'node:util';
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.ts';
@@ -56,7 +56,8 @@ let shared: { strict: Ajv; coercing: Ajv } | null = null;
  */
 function addExternal(ajv: Ajv, schema: object): void {
   const id = (schema as { $id?: string }).$id;
-  const known = id === undefined ? undefined : ajv.getSchema(id);
+  // Looked up in the added schemas, not with getSchema, which would compile it (most of a start).
+  const known = id === undefined ? undefined : ajv.schemas[id];
   if (!known) ajv.addSchema(schema);
   else if (!isDeepStrictEqual(known.schema, schema))
     throw new Error(`two different schemas share the $id ${id}`);
@@ -75,9 +76,19 @@ export function buildValidator(
     addExternal(strict, schema as object);
     addExternal(coercing, schema as object);
   }
+  // Compiled on a route's first request, not at start (see serialization.ts): Fastify reads the
+  // function's `errors` after a failed call, so the wrapper carries them over.
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object);
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= ajv.compile(schema as object);
+      const valid = compiled(data) as boolean;
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
   };
 }
 
@@ -162,8 +173,11 @@ export function unstorableString(value: unknown, path: string): FieldError | nul
 
 /** A strict (body) validator for one schema: the field errors of a value, or none. */
 export function bodyValidator(schema: object, prefix: string): (value: unknown) => FieldError[] {
-  const validate = make({ coerceTypes: false }).compile(schema);
+  let compiled: ValidateFunction | undefined;
   return (value) => {
+    // On first use, like the routes' validators.
+    compiled ??= make({ coerceTypes: false }).compile(schema);
+    const validate = compiled;
     const unstorable = unstorableString(value, prefix);
     if (unstorable) return [unstorable];
     return validate(value) ? [] : fieldErrors((validate.errors ?? []) as AjvError[], prefix, value);

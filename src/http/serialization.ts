@@ -1,0 +1,20 @@
+// Response serializers compiled on first use. Fastify compiles a fast-json-stringify function for
+// every response schema of every route when the app starts (a quarter of a second of a server's start
+// and of every test app here, and memory for routes a process may never answer); compiled on a
+// route's first answer instead, each costs its few milliseconds once, where it is used.
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+
+type Route = Parameters<ReturnType<ReturnType<typeof SerializerSelector>>>[0];
+type Serialize = (data: unknown) => string;
+
+/** Fastify's compilersFactory.buildSerializer: its own, compiling each route's serializer lazily. */
+export function buildSerializer(externalSchemas: unknown, serializerOpts: unknown) {
+  const compile = SerializerSelector()(externalSchemas as never, serializerOpts as never);
+  return (route: Route): Serialize => {
+    let serialize: Serialize | undefined;
+    return (data) => {
+      serialize ??= compile(route) as Serialize;
+      return serialize(data);
+    };
+  };
+}
