@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { ApiTokensTable, DB, WorkspaceRole } from '../../db/types.ts';
 import type { RowKind } from '../../preconditions.ts';
 
@@ -27,9 +28,9 @@ export interface TokenOwner {
   user_role: WorkspaceRole;
 }
 
-/** The one lookup that is not scoped by workspace: a token is how a request finds its workspace. */
-export function findActiveTokenByHash(db: Kysely<DB>, hash: string): Promise<TokenOwner | undefined> {
-  return db
+// Every request runs it: built once (db/prepared.ts).
+const activeTokenByHash = prepared((db: Kysely<DB>, hash: string) =>
+  db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', (j) =>
       j.onRef('u.workspace_id', '=', 't.workspace_id').onRef('u.id', '=', 't.user_id'),
@@ -47,8 +48,12 @@ export function findActiveTokenByHash(db: Kysely<DB>, hash: string): Promise<Tok
       'u.name as user_name',
       'u.email as user_email',
       'u.role as user_role',
-    ])
-    .executeTakeFirst();
+    ]),
+);
+
+/** The one lookup that is not scoped by workspace: a token is how a request finds its workspace. */
+export async function findActiveTokenByHash(db: Kysely<DB>, hash: string): Promise<TokenOwner | undefined> {
+  return (await activeTokenByHash(db, hash))[0];
 }
 
 export async function revokeToken(

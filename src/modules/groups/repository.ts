@@ -3,6 +3,7 @@
 import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { MatchMode, PlainTarget, SearchProvider } from '../../db/search/index.ts';
 import type {
   DB,
@@ -305,8 +306,9 @@ export function nameMatches(search: SearchProvider, words: string[], mode: Match
 }
 
 /** Every group of the workspace with the user's membership role in it (null when not a member). */
-export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId: string) {
-  return db
+// Nearly every request runs it (the visibility rules): built once (db/prepared.ts).
+export const groupsWithMembership = prepared((db: Kysely<DB>, workspaceId: string, userId: string) =>
+  db
     .selectFrom('groups as g')
     .leftJoin('group_members as m', (j) =>
       j
@@ -315,9 +317,8 @@ export function groupsWithMembership(db: Kysely<DB>, workspaceId: string, userId
         .on('m.user_id', '=', userId),
     )
     .select(['g.id', 'g.kind', 'g.privacy', 'm.role'])
-    .where('g.workspace_id', '=', workspaceId)
-    .execute();
-}
+    .where('g.workspace_id', '=', workspaceId),
+);
 
 /** Ids of the workspace's teams (not areas) meeting `condition` (nameMatches). */
 export async function teamIds(

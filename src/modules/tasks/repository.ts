@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
+import { prepared } from '../../db/prepared.ts';
 import { groupBy } from '../../db/rows.ts';
 import type { TaggedSource } from '../../db/search/fts5.ts';
 import {
@@ -214,12 +215,22 @@ export async function updateTask(
  * A task by id or publicId. `forUpdate` (PostgreSQL; SQLite's transactions already hold the write
  * lock) locks the row until the transaction ends, so the change is computed from the row as it is.
  */
-export function findTask(
+// A get by id, the most frequent read: built once (db/prepared.ts).
+const taskById = prepared((db: Kysely<DB>, workspaceId: string, id: string) =>
+  db
+    .selectFrom('tasks as t')
+    .select(COLUMNS)
+    .where('t.workspace_id', '=', workspaceId)
+    .where('t.id', '=', id),
+);
+
+export async function findTask(
   db: Kysely<DB>,
   workspaceId: string,
   ref: { id: string } | { publicId: number },
   forUpdate = false,
 ): Promise<TaskRow | undefined> {
+  if ('id' in ref && !forUpdate) return (await taskById(db, workspaceId, ref.id))[0] as TaskRow | undefined;
   let q = db.selectFrom('tasks as t').select(COLUMNS).where('t.workspace_id', '=', workspaceId);
   q = 'id' in ref ? q.where('t.id', '=', ref.id) : q.where('t.public_id', '=', ref.publicId);
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
