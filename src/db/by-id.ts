@@ -31,12 +31,7 @@ export function findById<R>(
   id: string,
   forUpdate = false,
 ): Promise<R | undefined> {
-  const q = (db as unknown as Scoped)
-    .selectFrom(source.from)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id);
-  const selected = source.columns ? q.select(source.columns as 'id'[]) : q.selectAll();
-  return (forUpdate ? selected.forUpdate() : selected).executeTakeFirst() as Promise<R | undefined>;
+  return findOne<R>(db, source, workspaceId, 'id', id, forUpdate);
 }
 
 /** The row of `source` named by `ref` (UUID or publicId); `forUpdate` as findById. */
@@ -47,11 +42,23 @@ export function findByRef<R>(
   ref: Ref,
   forUpdate = false,
 ): Promise<R | undefined> {
-  if ('id' in ref) return findById<R>(db, source, workspaceId, ref.id, forUpdate);
+  return 'id' in ref
+    ? findOne<R>(db, source, workspaceId, 'id', ref.id, forUpdate)
+    : findOne<R>(db, source, workspaceId, 'public_id', ref.publicId, forUpdate);
+}
+
+function findOne<R>(
+  db: Kysely<DB>,
+  source: RowSource,
+  workspaceId: string,
+  column: 'id' | 'public_id',
+  value: string,
+  forUpdate: boolean,
+): Promise<R | undefined> {
   const q = (db as unknown as Scoped)
     .selectFrom(source.from)
     .where('workspace_id', '=', workspaceId)
-    .where('public_id', '=', ref.publicId);
+    .where(column, '=', value);
   const selected = source.columns ? q.select(source.columns as 'id'[]) : q.selectAll();
   return (forUpdate ? selected.forUpdate() : selected).executeTakeFirst() as Promise<R | undefined>;
 }
