@@ -4,8 +4,8 @@
 // and, in its module, its visibility rule (a `VisibilityRule`: one policy giving the check, the SQL
 // conditions and the search-index exclusions) and, when it is searchable, its search index
 // (search/index.ts: plainIndex or taggedIndex). `listPage` and `searchPage` then do the rest the same
-// way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, totals (a text search's counted up to a
-// cap).
+// way for every resource: keyset or offset pages of limit + 1 rows, relevance tiers, totals (a text
+// search's counted up to a cap).
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import {
   fetchSize,

@@ -20,12 +20,6 @@ export const MIGRATION_NAMES: readonly string[] = readdirSync(FOLDER)
   .filter((name) => name !== undefined)
   .sort();
 
-async function loadMigrations(): Promise<Record<string, { up: Up }>> {
-  const out: Record<string, { up: Up }> = {};
-  for (const name of MIGRATION_NAMES) out[name] = await import(new URL(`${name}.ts`, FOLDER).href);
-  return out;
-}
-
 class Provider implements MigrationProvider {
   readonly #dialect: Dialect;
   constructor(dialect: Dialect) {
@@ -33,8 +27,9 @@ class Provider implements MigrationProvider {
   }
   async getMigrations(): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {};
-    for (const [name, m] of Object.entries(await loadMigrations())) {
-      out[name] = { up: (db) => m.up(db, this.#dialect) };
+    for (const name of MIGRATION_NAMES) {
+      const { up } = (await import(new URL(`${name}.ts`, FOLDER).href)) as { up: Up };
+      out[name] = { up: (db) => up(db, this.#dialect) };
     }
     return out;
   }

@@ -7,7 +7,7 @@ import { type Context, inTransaction, readContext } from '../context.ts';
 import type { App } from './app-type.ts';
 import { auth } from './auth.ts';
 import type { ErrorCode } from './errors.ts';
-import { type ExpandInput, type Presentation, parsePresentation } from './query.ts';
+import { type Presentation, type PresentationInput, parsePresentation } from './query.ts';
 import { Empty, errors, IdParams } from './schemas.ts';
 
 export interface ItemRoutes<Row, Expansion extends string> {
@@ -33,8 +33,6 @@ export interface ItemRoutes<Row, Expansion extends string> {
   writeErrors?: readonly ErrorCode[];
 }
 
-type PresentationQuery = ExpandInput & { includeMarkdown?: string };
-
 /** GET, DELETE and POST …/restore of `/v1/<collection>/:id`; the module has added its `<noun>` schema. */
 export function registerItemRoutes<Row, Expansion extends string>(
   app: App,
@@ -46,7 +44,7 @@ export function registerItemRoutes<Row, Expansion extends string>(
 }
 
 function presentationOf<Expansion extends string>(routes: ItemRoutes<unknown, Expansion>, query: unknown) {
-  return parsePresentation(query as PresentationQuery, routes.expansions);
+  return parsePresentation(query as PresentationInput, routes.expansions);
 }
 
 function registerGet<Row, Expansion extends string>(app: App, routes: ItemRoutes<Row, Expansion>): void {

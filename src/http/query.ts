@@ -68,9 +68,12 @@ export interface Presentation<T extends string> {
   includeMarkdown: boolean;
 }
 
+/** The query fields of a request's presentation (schemas.ts PresentationQuery). */
+export type PresentationInput = ExpandInput & { includeMarkdown?: string };
+
 /** The PresentationQuery of a request. */
 export function parsePresentation<T extends string>(
-  query: ExpandInput & { includeMarkdown?: string },
+  query: PresentationInput,
   allowed: readonly T[],
 ): Presentation<T> {
   return { expand: parseExpand(query, allowed), includeMarkdown: flag(query.includeMarkdown) };

@@ -9,7 +9,7 @@ import type { Page, PageRequest, Tiered, Total } from '../db/keyset.ts';
 import type { App } from './app-type.ts';
 import { auth } from './auth.ts';
 import { openPaging, type PagingQuery } from './cursor.ts';
-import { type ExpandInput, type Presentation, parsePresentation } from './query.ts';
+import { type Presentation, type PresentationInput, parsePresentation } from './query.ts';
 import { errors, Page as PageSchema } from './schemas.ts';
 
 export interface SearchRoute<Query extends TSchema, Search, Row, Expansion extends string> {
@@ -45,7 +45,7 @@ export function registerSearchRoute<Query extends TSchema, Search, Row, Expansio
       },
     },
     async (request) => {
-      const query = request.query as Static<Query> & PagingQuery & ExpandInput & { includeMarkdown?: string };
+      const query = request.query as Static<Query> & PagingQuery & PresentationInput;
       const presentation = parsePresentation(query, route.expansions);
       const ctx = readContext(database, auth(request));
       const search = route.filter(query);

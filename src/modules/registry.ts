@@ -1,7 +1,8 @@
 // The registry of resources: each module declares itself once in its resource.ts (resource.ts says
-// what), and a new resource is an import and an entry here. The event renderer, the event types, the transfer's
-// tables, the rate limiter's text-search fields and the guard tests (isolation.test.ts,
-// modules/visibility.test.ts) all read this list, so none of them keeps a list of its own.
+// what), and a new resource is an import and an entry here. The application's routes, the event
+// renderer, the event types, the transfer's tables, the rate limiter's text-search fields and the
+// guard tests (isolation.test.ts, modules/visibility.test.ts) all read this list, so none of them
+// keeps a list of its own.
 //
 // The order is the order the API lists event types in (GET /v1/webhooks/events, the OpenAPI enums).
 import { DOCUMENT } from './documents/resource.ts';

@@ -29,7 +29,7 @@ const RANGES: Record<string, { min: number; max: number }> = {
   'tasks.public_id': { min: 1, max: INT32.max },
 };
 
-/** A column's kind from its stored family (integer or not), the booleans list and the timestamps list. */
+/** A column's kind from its stored family (integer or not) and its table's spec (booleans, dates). */
 export function kindOf(table: keyof DB, column: string, integer: boolean): Kind {
   if (booleansOf(table).includes(column)) return 'boolean';
   if (integer) return 'integer';

@@ -28,7 +28,7 @@ export interface TokenOwner {
   user_role: WorkspaceRole;
 }
 
-// Every request runs it: built once (db/prepared.ts).
+/** The token lookup every request runs: built once (db/prepared.ts). */
 const activeTokenByHash = prepared((db: Kysely<DB>, hash: string) =>
   db
     .selectFrom('api_tokens as t')

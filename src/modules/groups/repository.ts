@@ -305,8 +305,10 @@ export function nameMatches(search: SearchProvider, words: string[], mode: Match
   return search.matches(GROUP_TARGET, 'g', [{ field: 'name', words }], mode);
 }
 
-/** Every group of the workspace with the user's membership role in it (null when not a member). */
-// Nearly every request runs it (the visibility rules): built once (db/prepared.ts).
+/**
+ * Every group of the workspace with the user's membership role in it (null when not a member).
+ * Nearly every request runs it (the visibility rules): built once (db/prepared.ts).
+ */
 export const groupsWithMembership = prepared((db: Kysely<DB>, workspaceId: string, userId: string) =>
   db
     .selectFrom('groups as g')

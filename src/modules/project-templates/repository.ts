@@ -51,7 +51,7 @@ export async function insertTemplate(
   return { ...row, seq: Number(seq) };
 }
 
-/** Applies `changes` if the template is in the `from` state; false when it is not. */
+/** Applies `changes` if the template is live; false when it is deleted (a racing delete won). */
 export function updateTemplate(
   db: Kysely<DB>,
   workspaceId: string,

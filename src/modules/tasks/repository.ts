@@ -17,7 +17,7 @@ import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
 
-/** The tasks' text index: tagged (db/search/index.ts), its FTS5 table and tsvector columns made by the migrations. */
+/** The tasks' text index: tagged (db/search/index.ts); its FTS5 table and tsvector columns are the migrations'. */
 const TASK_TARGET = {
   table: 'tasks',
   fts: 'tasks_fts',
@@ -211,11 +211,7 @@ export async function updateTask(
   return row ? Number(row.seq) : null;
 }
 
-/**
- * A task by id or publicId. `forUpdate` (PostgreSQL; SQLite's transactions already hold the write
- * lock) locks the row until the transaction ends, so the change is computed from the row as it is.
- */
-// A get by id, the most frequent read: built once (db/prepared.ts).
+/** A task by id, the most frequent read: built once (db/prepared.ts). */
 const taskById = prepared((db: Kysely<DB>, workspaceId: string, id: string) =>
   db
     .selectFrom('tasks as t')
@@ -224,6 +220,10 @@ const taskById = prepared((db: Kysely<DB>, workspaceId: string, id: string) =>
     .where('t.id', '=', id),
 );
 
+/**
+ * A task by id or publicId. `forUpdate` (PostgreSQL; SQLite's transactions already hold the write
+ * lock) locks the row until the transaction ends, so the change is computed from the row as it is.
+ */
 export async function findTask(
   db: Kysely<DB>,
   workspaceId: string,
