@@ -52,15 +52,22 @@ export async function counterSum(db: Kysely<DB>, workspaceId: string, names: str
 }
 
 /**
- * Adds each delta to its counter (made on first use) in one statement. Rows are written in name order,
- * so two transactions moving the same counters lock them in the same order (PostgreSQL).
+ * Adds each delta to its counter (made on first use) in one statement, and returns the counters' new
+ * values by name. Rows are written in name order, so two transactions moving the same counters lock
+ * them in the same order (PostgreSQL).
  */
-export async function addToCounters(db: Kysely<DB>, workspaceId: string, deltas: Map<string, number>) {
+export async function addToCounters(
+  db: Kysely<DB>,
+  workspaceId: string,
+  deltas: Map<string, number>,
+): Promise<Map<string, number>> {
   const rows = [...deltas]
     .filter(([, delta]) => delta !== 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => ({ workspace_id: workspaceId, name, value }));
-  if (rows.length > 0) await upsert(db, rows).execute();
+  if (rows.length === 0) return new Map();
+  const values = await upsert(db, rows).returning(['name', 'value']).execute();
+  return new Map(values.map((v) => [v.name, Number(v.value)]));
 }
 
 /** Inserts the counters, or adds to those that exist: one statement, atomic on both databases. */

@@ -90,7 +90,9 @@ export function findGroup(
 /**
  * Locks a group FOR KEY SHARE (PostgreSQL) until the transaction ends: the lock a foreign key to it
  * takes anyway, but taken before its statuses and labels are read. A change of the group (FOR UPDATE)
- * waits for it, and it for the change.
+ * waits for it, and it for the change. It must stay a statement of its own: a read joined to the lock
+ * would see the statuses of the snapshot taken before the wait, not those the change committed
+ * (READ COMMITTED re-checks only the locked row), which races.test.ts §10 catches.
  */
 export async function lockForUse(db: Kysely<DB>, workspaceId: string, groupId: string): Promise<void> {
   await db

@@ -75,13 +75,27 @@ async function loadChangeableProject(ctx: Context, ref: string): Promise<LoadedP
 
 /** The visible projects among ids (for task expansions and references). */
 export async function visibleProjects(ctx: Context, ids: string[]): Promise<Map<string, ProjectRow>> {
+  const found = await visibleProjectsWithTeams(ctx, ids);
+  return new Map([...found].map(([id, { row }]) => [id, row]));
+}
+
+/** The same, with each project's team ids in order (read for the check anyway). */
+export async function visibleProjectsWithTeams(
+  ctx: Context,
+  ids: string[],
+): Promise<Map<string, { row: ProjectRow; teamIds: string[] }>> {
   const unique = [...new Set(ids)];
   const [rows, teams, rule] = await Promise.all([
     repo.findProjects(ctx.db, ctx.workspace.id, unique),
     repo.teamsOf(ctx.db, ctx.workspace.id, unique),
     projectVisibility(ctx),
   ]);
-  return new Map(rows.filter((r) => rule.sees(teams.get(r.id) ?? [])).map((r) => [r.id, r]));
+  const out = new Map<string, { row: ProjectRow; teamIds: string[] }>();
+  for (const row of rows) {
+    const teamIds = teams.get(row.id) ?? [];
+    if (rule.sees(teamIds)) out.set(row.id, { row, teamIds });
+  }
+  return out;
 }
 
 export async function teamIdsOf(ctx: Context, projectIds: string[]): Promise<Map<string, string[]>> {

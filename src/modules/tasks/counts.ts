@@ -2,8 +2,9 @@
 // every change that creates, deletes, restores or moves a task, so that search.ts can answer the total
 // of a list filtered by teamId or projectId without counting (migration 0004).
 //
-// One statement moves them all (db/counters.ts addToCounters), in name order, after the workspace's own
-// counters, so that two transactions touching the same counters take their row locks in one order.
+// One statement moves them all (db/counters.ts addToCounters), in name order (the workspace's own
+// counters, `task` and `tasks.deleted`, sort first), so that two transactions touching the same counters
+// take their row locks in one order.
 import type { Context } from '../../context.ts';
 import { addToCounters } from '../../db/counters.ts';
 import type { TaskRow } from './repository.ts';
@@ -18,13 +19,14 @@ export const pairCounter = (groupId: string, projectId: string) =>
 
 /**
  * Moves the counters from where each task was (null: nowhere, it is new) to where it is now, and the
- * workspace's counters in `also` with them.
+ * workspace's counters in `also` with them (a create reserves its publicIds here: one statement for
+ * both); returns the moved counters' new values by name.
  */
 export async function moveCounts(
   ctx: Context,
   changes: { before: Placed | null; after: Placed }[],
   also: [name: string, delta: number][] = [],
-) {
+): Promise<Map<string, number>> {
   const deltas = new Map<string, number>(also);
   const bump = (name: string, d: number) => deltas.set(name, (deltas.get(name) ?? 0) + d);
   const add = (row: Placed | null, d: number) => {
@@ -39,5 +41,5 @@ export async function moveCounts(
     add(before, -1);
     add(after, 1);
   }
-  await addToCounters(ctx.db, ctx.workspace.id, deltas);
+  return addToCounters(ctx.db, ctx.workspace.id, deltas);
 }

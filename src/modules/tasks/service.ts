@@ -1,7 +1,6 @@
 // Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
 import { randomUUID } from 'node:crypto';
 import { type Context, changedAt, now } from '../../context.ts';
-import { nextValues } from '../../db/counters.ts';
 import type { TaskStage, Visibility } from '../../db/types.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
@@ -61,9 +60,15 @@ async function checkTeam(ctx: Context, id: string, path: string): Promise<string
 }
 
 async function checkProject(ctx: Context, id: string): Promise<string> {
-  const found = await projects.visibleProjects(ctx, [id.toLowerCase()]);
-  if (!found.has(id.toLowerCase())) throw invalid('projectId', 'no project with this id');
-  return id.toLowerCase();
+  return (await checkedProject(ctx, id)).id;
+}
+
+/** A project the caller sees, with its teams in order (a create without teamId takes the first). */
+async function checkedProject(ctx: Context, ref: string): Promise<{ id: string; teamIds: string[] }> {
+  const id = ref.toLowerCase();
+  const found = (await projects.visibleProjectsWithTeams(ctx, [id])).get(id);
+  if (!found) throw invalid('projectId', 'no project with this id');
+  return { id, teamIds: found.teamIds };
 }
 
 /** How an error names a team: `"Engineering" (ENG)`, so the client knows which team's statuses apply. */
@@ -158,11 +163,12 @@ export async function prepareCreate(
   newId: string,
 ): Promise<PreparedCreate> {
   if (body.name === undefined) throw invalid('name', 'is required when creating');
-  const projectId = body.projectId ? await checkProject(ctx, body.projectId) : null;
+  const project = body.projectId ? await checkedProject(ctx, body.projectId) : null;
+  const projectId = project?.id ?? null;
   let groupId: string;
   if (body.teamId !== undefined) groupId = await checkTeam(ctx, body.teamId.toLowerCase(), 'teamId');
   else {
-    const first = projectId ? (await projects.teamIdsOf(ctx, [projectId])).get(projectId)?.[0] : undefined;
+    const first = project?.teamIds[0];
     if (!first) throw invalid('teamId', 'is required unless projectId names a project with a team');
     groupId = await checkTeam(ctx, first, 'projectId');
   }
@@ -265,11 +271,18 @@ export async function prepareAreaCreate(
 
 /**
  * Writes checked creates, in order, with a fixed number of statements however many there are: the
- * publicIds, the rows (with their index columns), their labels, the rest of the index, the events.
+ * publicIds with the counts, the rows (with their index columns), their labels, the rest of the index,
+ * the events.
  */
 export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Promise<TaskRow[]> {
   if (creates.length === 0) return [];
-  const first = await nextValues(ctx.db, ctx.workspace.id, TASK_COUNTER, creates.length);
+  // The publicIds are reserved with the counts' move, in one statement.
+  const counters = await moveCounts(
+    ctx,
+    creates.map(({ fields }) => ({ before: null, after: fields })),
+    [[TASK_COUNTER, creates.length]],
+  );
+  const first = counters.get(TASK_COUNTER)! - creates.length + 1;
   const rows = await repo.insertTasks(
     ctx.db,
     creates.map(({ fields }, i) => {
@@ -284,10 +297,6 @@ export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Pr
     ),
   );
   await TASK_INDEX.writeNew(ctx, rows);
-  await moveCounts(
-    ctx,
-    rows.map((after) => ({ before: null, after })),
-  );
   await recordEvents(
     ctx,
     'task.created',
