@@ -79,20 +79,26 @@ export function contextOf(database: Database, auth: Auth, tx?: Transaction): Con
  * (preconditions.ts): a write that compared nothing, such as a create, is 412 and rolled back. A route
  * that refuses If-Match (the batch) has none to settle.
  * Each attempt starts with the request's memos forgotten (forgetRequestMemos).
+ * On SQLite, request transactions waiting at the same moment share one commit (db/group-commit.ts),
+ * each behind its own savepoint and each answered after that commit.
  */
 export function inTransaction<T>(
   database: Database,
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
 ): Promise<T> {
-  return transaction(database, async (tx) => {
-    forgetRequestMemos(auth.actor);
-    const ctx: Context = { ...contextOf(database, auth, tx), ifMatch: ifMatchOf(auth.expected) };
-    const result = await fn(ctx);
-    settleIfMatch(ctx);
-    await committing(tx.db, auth);
-    return result;
-  });
+  return transaction(
+    database,
+    async (tx) => {
+      forgetRequestMemos(auth.actor);
+      const ctx: Context = { ...contextOf(database, auth, tx), ifMatch: ifMatchOf(auth.expected) };
+      const result = await fn(ctx);
+      settleIfMatch(ctx);
+      await committing(tx.db, auth);
+      return result;
+    },
+    { group: true },
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
 // CLI, the first start, the webhook worker, import) calls it directly, with no actor to invent.
 import { type Kysely, sql } from 'kysely';
 import { isRetryable, retrying } from './errors.ts';
+import { GroupCommit } from './group-commit.ts';
 import type { Database } from './index.ts';
 import type { DB } from './types.ts';
 
@@ -30,6 +31,12 @@ export interface TransactionOptions {
    * repeated (it reads a stream that cannot be read twice).
    */
   retry?: boolean;
+  /**
+   * SQLite: `fn` may share its transaction and commit with others waiting at the same moment
+   * (group-commit.ts), behind a savepoint of its own. For request transactions (context.ts): `fn` must
+   * not depend on being alone in the transaction, only on its own savepoint.
+   */
+  group?: boolean;
 }
 
 /**
@@ -41,13 +48,40 @@ export function transaction<T>(
   fn: (tx: Transaction) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
+  if (options.group && database.dialect === 'sqlite') return inGroup(database.db, fn);
   const attempt = async (): Promise<T> => {
     const hooks: (() => void)[] = [];
     const result = await database.db.transaction().execute((trx) => fn(handle(trx, hooks, 1)));
-    for (const hook of new Set(hooks)) hook();
+    runHooks(hooks);
     return result;
   };
   return options.retry === false ? attempt() : retrying(attempt);
+}
+
+const groups = new WeakMap<Kysely<DB>, GroupCommit>();
+
+/** The database's group commit (SQLite has one writer, so one queue per database handle). */
+export function groupCommitOf(db: Kysely<DB>): GroupCommit {
+  let group = groups.get(db);
+  if (!group) {
+    group = new GroupCommit(db);
+    groups.set(db, group);
+  }
+  return group;
+}
+
+/** `fn` as a unit of the next group commit; its hooks run once the group has committed. */
+async function inGroup<T>(db: Kysely<DB>, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  const result = await groupCommitOf(db).run(async (trx) => {
+    const hooks: (() => void)[] = [];
+    const result = await fn(handle(trx, hooks, 1));
+    return { result, afterCommit: () => runHooks(hooks) };
+  });
+  return result as T;
+}
+
+function runHooks(hooks: (() => void)[]): void {
+  for (const hook of new Set(hooks)) hook();
 }
 
 /**
