@@ -54,11 +54,16 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * One group, then the next on a later turn of the event loop: a commit blocks the thread for its
+   * fsync, and the requests that arrived meanwhile reach their transactions in that turn and join.
+   */
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) await this.#group();
+      await this.#group();
     } finally {
-      this.#scheduled = false;
+      if (this.#queue.length > 0) setImmediate(() => void this.#drain());
+      else this.#scheduled = false;
     }
   }
 

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { invalid } from '../http/errors.ts';
 import { type DescriptionInput, RichText, rememberPlainText, sourceOf } from './description.ts';
+import { plainParagraph } from './plain-paragraph.ts';
 import type { RenderResult, RenderTask } from './render-worker.ts';
 
 /**
@@ -46,6 +47,9 @@ function thePool(): Piscina<RenderTask, RenderResult> {
 async function render(input: DescriptionInput, field: string): Promise<RichText> {
   if (input instanceof RichText) return input;
   const { text, isHtml } = sourceOf(input);
+  // One short line of plain words needs no converter, nor a trip to a worker (plain-paragraph.ts).
+  const plain = isHtml ? undefined : plainParagraph(text);
+  if (plain) return new RichText(plain, null);
   const id = nextId++;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
