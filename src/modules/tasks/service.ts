@@ -271,11 +271,19 @@ export async function prepareAreaCreate(
 
 /**
  * Writes checked creates, in order, with a fixed number of statements however many there are: the
- * publicIds with the counts, the rows (with their index columns), their labels, the rest of the index,
- * the events.
+ * events, the publicIds with the counts, the rows (with their index columns), their labels, the rest
+ * of the index. The events come first because they need nothing else: from the counters' upsert on,
+ * the workspace's `task` counter is locked until the commit (PostgreSQL), and every create of the
+ * workspace waits for it, so as little as possible follows it.
  */
 export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Promise<TaskRow[]> {
   if (creates.length === 0) return [];
+  await recordEvents(
+    ctx,
+    'task.created',
+    creates.map(({ fields }) => fields.id),
+    creates[0]!.fields.created_at,
+  );
   // The publicIds are reserved with the counts' move, in one statement.
   const counters = await moveCounts(
     ctx,
@@ -297,12 +305,6 @@ export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Pr
     ),
   );
   await TASK_INDEX.writeNew(ctx, rows);
-  await recordEvents(
-    ctx,
-    'task.created',
-    rows.map((r) => r.id),
-    creates[0]!.fields.created_at,
-  );
   return rows;
 }
 
@@ -369,8 +371,9 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   if (seq === null) throw DELETED();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
-  await moveCounts(ctx, [{ before: current, after: row }]);
+  // The event before the counters, whose rows stay locked until the commit (insertCreates).
   await recordEvent(ctx, 'task.updated', row.id, at);
+  await moveCounts(ctx, [{ before: current, after: row }]);
   return { row, created: false };
 }
 
@@ -384,8 +387,8 @@ export async function deleteTask(ctx: Context, ref: string): Promise<void> {
   const seq = await repo.updateTask(ctx.db, ctx.dialect, ctx.workspace.id, current.id, 'live', changes);
   if (seq === null) return;
   await TASK_INDEX.write(ctx, { ...current, ...changes, seq }, current.seq);
-  await moveCounts(ctx, [{ before: current, after: { ...current, ...changes } }], [[DELETED_COUNTER, 1]]);
   await recordEvent(ctx, 'task.deleted', current.id, at);
+  await moveCounts(ctx, [{ before: current, after: { ...current, ...changes } }], [[DELETED_COUNTER, 1]]);
 }
 
 export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
@@ -398,8 +401,8 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   if (seq === null) throw notDeleted();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
-  await moveCounts(ctx, [{ before: current, after: row }], [[DELETED_COUNTER, -1]]);
   await recordEvent(ctx, 'task.restored', row.id, at);
+  await moveCounts(ctx, [{ before: current, after: row }], [[DELETED_COUNTER, -1]]);
   return row;
 }
 
