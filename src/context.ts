@@ -80,12 +80,15 @@ export function contextOf(database: Database, auth: Auth, tx?: Transaction): Con
  * that refuses If-Match (the batch) has none to settle.
  * Each attempt starts with the request's memos forgotten (forgetRequestMemos).
  * On SQLite, request transactions waiting at the same moment share one commit (db/group-commit.ts),
- * each behind its own savepoint and each answered after that commit.
+ * each behind its own savepoint and each answered after that commit. On PostgreSQL those that name the
+ * same `queue` of the same workspace do: a queue names the hot row they would otherwise take in turn,
+ * each holding it to its own commit (tasks/counts.ts `COUNTER_QUEUE`).
  */
 export function inTransaction<T>(
   database: Database,
   auth: Auth,
   fn: (ctx: Context) => Promise<T>,
+  options: { queue?: string } = {},
 ): Promise<T> {
   return transaction(
     database,
@@ -97,7 +100,7 @@ export function inTransaction<T>(
       await committing(tx.db, auth);
       return result;
     },
-    { group: true },
+    { group: options.queue ? `${auth.workspace.id}:${options.queue}` : true },
   );
 }
 

@@ -1,15 +1,18 @@
-// Group commit for SQLite: request transactions that are waiting for the one writer at the same moment
-// share a transaction and its commit, so that one fsync (`synchronous = full`) makes many of them
-// durable instead of one each. Each unit runs behind a savepoint of its own, so a unit that fails rolls
-// back alone; each is answered only after the shared commit, so nothing is acknowledged that a crash
-// could lose. The first unit of a group runs bare (no savepoint): a unit that is alone, which is every
-// unit when requests come one at a time, costs the statements it always did.
+// Group commit: transactions that wait for the same lock at the same moment share one transaction and
+// its commit. On SQLite that lock is the one writer's, and one fsync (`synchronous = full`) then makes
+// many changes durable instead of one each; on PostgreSQL it is a hot row that every create of a
+// workspace takes and holds to its commit (the `task` counter), and one commit then releases it for
+// many creates instead of one each. Each unit runs behind a savepoint of its own, so a unit that fails
+// rolls back alone; each is answered only after the shared commit, so nothing is acknowledged that a
+// crash could lose. The first unit of a group runs bare (no savepoint): a unit that is alone, which is
+// every unit when requests come one at a time, costs the statements it always did.
 //
 // A group forms without waiting on purpose: the first unit starts on the next turn of the event loop
 // (setImmediate), after the requests whose bytes arrived in the same turn have reached their
 // transaction, and every unit that is queued when the one before it finishes joins. Under one
 // connection a group is one unit and nothing is delayed; under load the queue fills while a group runs.
 import { type Kysely, sql } from 'kysely';
+import { isRetryable } from './errors.ts';
 import type { DB } from './types.ts';
 
 /** What a unit leaves to do once the group has committed: its after-commit hooks. */
@@ -25,45 +28,62 @@ interface Queued {
   run: Unit;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Times the unit was rolled back for a deadlock or serialization failure and queued again. */
+  retries: number;
 }
 
-/** Units one group takes at most, and how long it keeps taking new ones: bounds a unit's wait. */
+/** Units one group takes at most: with `maxMs`, what bounds a unit's wait for the group's commit. */
 const MAX_UNITS = 64;
-const MAX_GROUP_MS = 20;
+/** As errors.ts `retrying`: a unit the database keeps choosing as a deadlock's victim gives up. */
+const MAX_RETRIES = 4;
+
+/** Groups committed and the units in them, per database (the tests read them). */
+export interface GroupStats {
+  groups: number;
+  units: number;
+}
 
 export class GroupCommit {
   readonly #db: Kysely<DB>;
+  readonly #stats: GroupStats;
+  readonly #maxMs: number;
+  readonly #onIdle: () => void;
   readonly #queue: Queued[] = [];
   #scheduled = false;
-  /** Groups committed and the units in them (the tests read them). */
-  groups = 0;
-  units = 0;
 
-  constructor(db: Kysely<DB>) {
+  /** `maxMs`: how long after its begin a group still takes new units. */
+  constructor(db: Kysely<DB>, stats: GroupStats, maxMs: number, onIdle: () => void) {
     this.#db = db;
+    this.#stats = stats;
+    this.#maxMs = maxMs;
+    this.#onIdle = onIdle;
   }
 
   /** Queues `run` for the next group; resolves with its result once the group has committed. */
   run(run: Unit): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ run, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => void this.#drain());
-      }
+      this.#queue.push({ run, resolve, reject, retries: 0 });
+      this.#schedule();
     });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => void this.#drain());
   }
 
   /**
    * One group, then the next on a later turn of the event loop: a commit blocks the thread for its
-   * fsync, and the requests that arrived meanwhile reach their transactions in that turn and join.
+   * fsync (SQLite), and the requests that arrived meanwhile reach their transactions in that turn.
    */
   async #drain(): Promise<void> {
     try {
       await this.#group();
     } finally {
-      if (this.#queue.length > 0) setImmediate(() => void this.#drain());
-      else this.#scheduled = false;
+      this.#scheduled = false;
+      if (this.#queue.length > 0) this.#schedule();
+      else this.#onIdle();
     }
   }
 
@@ -74,26 +94,35 @@ export class GroupCommit {
     // A later unit that failed is answered after the commit too: its answer (a 409, say) may rest on
     // what an earlier unit of the group wrote, which holds only if the group commits.
     const failed: { unit: Queued; error: unknown }[] = [];
-    const started = Date.now();
+    const again: Queued[] = [];
     try {
       await this.#db.transaction().execute(async (trx) => {
+        // Counted from the begin: waiting for a connection (PostgreSQL) is not the group's time.
+        const started = Date.now();
         // The first unit bare: when it fails, the transaction rolls back with nothing else in it.
         done.push({ unit: current, out: await current.run(trx) });
-        while (this.#queue.length > 0 && done.length < MAX_UNITS && Date.now() - started < MAX_GROUP_MS) {
+        while (this.#queue.length > 0 && done.length < MAX_UNITS && Date.now() - started < this.#maxMs) {
           current = this.#queue.shift()!;
-          const out = await inSavepoint(trx, current, failed);
+          const out = await inSavepoint(trx, current, failed, again);
           if (out) done.push({ unit: current, out });
         }
       });
     } catch (error) {
       // The transaction failed (the first unit, a unit that could not be rolled back alone, or the
       // commit itself): none of it is durable, so no unit of the group may be answered as if it were.
-      const all = new Set([current, ...done.map((d) => d.unit), ...failed.map((f) => f.unit)]);
-      for (const unit of all) unit.reject(error);
+      // The first unit alone, failed for a deadlock, is run again (PostgreSQL).
+      const lone = done.length === 0 && failed.length === 0;
+      if (lone && retrying(current, error)) again.push(current);
+      else {
+        const all = new Set([current, ...done.map((d) => d.unit), ...failed.map((f) => f.unit)]);
+        for (const unit of all) unit.reject(error);
+      }
+      this.#queue.unshift(...again);
       return;
     }
-    this.groups += 1;
-    this.units += done.length;
+    this.#queue.unshift(...again);
+    this.#stats.groups += 1;
+    this.#stats.units += done.length;
     for (const { unit, out } of done) {
       out.afterCommit();
       unit.resolve(out.result);
@@ -102,15 +131,23 @@ export class GroupCommit {
   }
 }
 
+/** Whether a unit rolled back for `error` is queued again (counted) rather than answered with it. */
+function retrying(unit: Queued, error: unknown): boolean {
+  if (!isRetryable(error) || unit.retries >= MAX_RETRIES) return false;
+  unit.retries += 1;
+  return true;
+}
+
 /**
- * A later unit behind a savepoint: when it fails, what it wrote is rolled back and it joins `failed`,
- * while the group goes on. When the rollback itself fails the transaction is gone, and that error ends
- * the whole group.
+ * A later unit behind a savepoint: when it fails, what it wrote is rolled back and it joins `failed`
+ * (or, chosen as a deadlock's victim, `again`, for the next group), while the group goes on. When the
+ * rollback itself fails the transaction is gone, and that error ends the whole group.
  */
 async function inSavepoint(
   trx: Kysely<DB>,
   unit: Queued,
   failed: { unit: Queued; error: unknown }[],
+  again: Queued[],
 ): Promise<UnitDone | undefined> {
   await sql`savepoint unit`.execute(trx);
   let out: UnitDone;
@@ -119,7 +156,8 @@ async function inSavepoint(
   } catch (error) {
     await sql`rollback to savepoint unit`.execute(trx);
     await sql`release savepoint unit`.execute(trx);
-    failed.push({ unit, error });
+    if (retrying(unit, error)) again.push(unit);
+    else failed.push({ unit, error });
     return undefined;
   }
   await sql`release savepoint unit`.execute(trx);

@@ -3,7 +3,7 @@
 // CLI, the first start, the webhook worker, import) calls it directly, with no actor to invent.
 import { type Kysely, sql } from 'kysely';
 import { isRetryable, retrying } from './errors.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type GroupStats } from './group-commit.ts';
 import type { Database } from './index.ts';
 import type { DB } from './types.ts';
 
@@ -32,11 +32,12 @@ export interface TransactionOptions {
    */
   retry?: boolean;
   /**
-   * SQLite: `fn` may share its transaction and commit with others waiting at the same moment
-   * (group-commit.ts), behind a savepoint of its own. For request transactions (context.ts): `fn` must
-   * not depend on being alone in the transaction, only on its own savepoint.
+   * Lets `fn` share its transaction and commit with others waiting at the same moment (group-commit.ts),
+   * behind a savepoint of its own: on SQLite whenever it is set (one writer, one queue); on PostgreSQL
+   * only with the transactions given the same name (one queue per name: a workspace's hot row). `fn`
+   * must not depend on being alone in the transaction, only on its own savepoint.
    */
-  group?: boolean;
+  group?: true | string;
 }
 
 /**
@@ -48,7 +49,9 @@ export function transaction<T>(
   fn: (tx: Transaction) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  if (options.group && database.dialect === 'sqlite') return inGroup(database.db, fn);
+  const queue = database.dialect === 'sqlite' ? SQLITE_QUEUE : options.group;
+  if (options.group !== undefined && typeof queue === 'string')
+    return inGroup(groupCommitOf(database.db, queue, GROUP_MS[database.dialect]), fn);
   const attempt = async (): Promise<T> => {
     const hooks: (() => void)[] = [];
     const result = await database.db.transaction().execute((trx) => fn(handle(trx, hooks, 1)));
@@ -58,21 +61,43 @@ export function transaction<T>(
   return options.retry === false ? attempt() : retrying(attempt);
 }
 
-const groups = new WeakMap<Kysely<DB>, GroupCommit>();
+/** SQLite's one queue: every grouped transaction waits for the same writer. */
+const SQLITE_QUEUE = 'sqlite';
+/**
+ * How long a group keeps taking units. SQLite's holds the one connection, which reads wait for too, so
+ * its groups stay short; a PostgreSQL group holds one connection of a pool and the rows it locked.
+ */
+const GROUP_MS = { sqlite: 20, postgres: 100 };
+const queues = new WeakMap<Kysely<DB>, { byName: Map<string, GroupCommit>; stats: GroupStats }>();
 
-/** The database's group commit (SQLite has one writer, so one queue per database handle). */
-export function groupCommitOf(db: Kysely<DB>): GroupCommit {
-  let group = groups.get(db);
+function queuesOf(db: Kysely<DB>) {
+  let found = queues.get(db);
+  if (!found) {
+    found = { byName: new Map(), stats: { groups: 0, units: 0 } };
+    queues.set(db, found);
+  }
+  return found;
+}
+
+/** The named queue of group commits on this database; it is forgotten whenever it runs empty. */
+function groupCommitOf(db: Kysely<DB>, name: string, maxMs: number): GroupCommit {
+  const { byName, stats } = queuesOf(db);
+  let group = byName.get(name);
   if (!group) {
-    group = new GroupCommit(db);
-    groups.set(db, group);
+    group = new GroupCommit(db, stats, maxMs, () => byName.delete(name));
+    byName.set(name, group);
   }
   return group;
 }
 
-/** `fn` as a unit of the next group commit; its hooks run once the group has committed. */
-async function inGroup<T>(db: Kysely<DB>, fn: (tx: Transaction) => Promise<T>): Promise<T> {
-  const result = await groupCommitOf(db).run(async (trx) => {
+/** How many groups committed on this database, with how many transactions in all. */
+export function groupStats(db: Kysely<DB>): GroupStats {
+  return { ...queuesOf(db).stats };
+}
+
+/** `fn` as a unit of the queue's next group; its hooks run once the group has committed. */
+async function inGroup<T>(group: GroupCommit, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  const result = await group.run(async (trx) => {
     const hooks: (() => void)[] = [];
     const result = await fn(handle(trx, hooks, 1));
     return { result, afterCommit: () => runHooks(hooks) };

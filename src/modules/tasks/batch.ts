@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { bodyValidator } from '../../http/validation.ts';
 import { prepareRichText, richTextFields } from '../../text/render-pool.ts';
+import { COUNTER_QUEUE } from './counts.ts';
 import { lockTasks } from './repository.ts';
 import { TaskUpsertBody } from './schema.ts';
 import { insertCreates, type PreparedCreate, prepareCreate, type SavedTask, upsertTask } from './service.ts';
@@ -73,14 +74,21 @@ export async function runBatch<T>(
   const newIds = entries.map(() => randomUUID()).sort();
   const checked = await checkEntries(entries);
   const refs = updatedRefs(checked);
+  // A batch that creates takes the workspace's task counter, and queues with the other creates.
+  const creates = checked.some(({ input, errors }) => errors.length === 0 && !('id' in input));
   // The route refuses If-Match, so inTransaction has none to settle; it marks the Idempotency-Key.
   const attempt = (grouped: boolean) =>
-    inTransaction(database, auth, async (ctx) => {
-      if (ctx.dialect === 'postgres') await lockTasks(ctx.db, auth.workspace.id, refs);
-      const writer = new EntryWriter(ctx, checked, log, at, newIds);
-      await writer.apply(grouped);
-      return { succeeded: await present(ctx, writer.saved), failed: writer.failed };
-    });
+    inTransaction(
+      database,
+      auth,
+      async (ctx) => {
+        if (ctx.dialect === 'postgres') await lockTasks(ctx.db, auth.workspace.id, refs);
+        const writer = new EntryWriter(ctx, checked, log, at, newIds);
+        await writer.apply(grouped);
+        return { succeeded: await present(ctx, writer.saved), failed: writer.failed };
+      },
+      { queue: creates ? COUNTER_QUEUE : undefined },
+    );
   try {
     return await attempt(true);
   } catch (error) {

@@ -11,6 +11,14 @@ import type { TaskRow } from './repository.ts';
 
 type Placed = Pick<TaskRow, 'group_id' | 'project_id' | 'deleted_at'>;
 
+/**
+ * The queue (context.ts inTransaction) of the writes that take the workspace's own task counters and
+ * hold them to their commit: every create (`task`), delete and restore (`tasks.deleted`). On
+ * PostgreSQL those of one workspace share a transaction and a commit instead of waiting for each
+ * other's (db/group-commit.ts).
+ */
+export const COUNTER_QUEUE = 'task-counters';
+
 export const teamCounter = (groupId: string) => `tasks.team.${groupId}`;
 export const projectCounter = (projectId: string) => `tasks.project.${projectId}`;
 /** A project's tasks in one team (a project's tasks may sit in several teams). */

@@ -7,6 +7,7 @@ import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams } from '../../http/schemas.ts';
 import { registerSearchRoute } from '../../http/search-route.ts';
 import { runBatch } from './batch.ts';
+import { COUNTER_QUEUE } from './counts.ts';
 import { presentTasks } from './present.ts';
 import {
   TASK_EXPANSIONS,
@@ -39,8 +40,12 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
-      const { row, created } = await inTransaction(database, auth(request), (ctx) =>
-        service.upsertTask(ctx, request.body),
+      const queue = request.body.id === undefined ? COUNTER_QUEUE : undefined;
+      const { row, created } = await inTransaction(
+        database,
+        auth(request),
+        (ctx) => service.upsertTask(ctx, request.body),
+        { queue },
       );
       // The row as written; its expansions are read after the commit, side by side (present.ts).
       const [out] = await presentTasks(readContext(database, auth(request)), [row], presentation);
@@ -138,7 +143,9 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      await inTransaction(database, auth(request), (ctx) => service.deleteTask(ctx, request.params.id));
+      await inTransaction(database, auth(request), (ctx) => service.deleteTask(ctx, request.params.id), {
+        queue: COUNTER_QUEUE,
+      });
       return reply.code(204).send();
     },
   );
@@ -157,8 +164,11 @@ export default async function taskRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
-      const row = await inTransaction(database, auth(request), (ctx) =>
-        service.restoreTask(ctx, request.params.id),
+      const row = await inTransaction(
+        database,
+        auth(request),
+        (ctx) => service.restoreTask(ctx, request.params.id),
+        { queue: COUNTER_QUEUE },
       );
       return (await presentTasks(readContext(database, auth(request)), [row], presentation))[0];
     },
