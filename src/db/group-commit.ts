@@ -124,8 +124,14 @@ export class GroupCommit {
     this.#stats.groups += 1;
     this.#stats.units += done.length;
     for (const { unit, out } of done) {
-      out.afterCommit();
-      unit.resolve(out.result);
+      // Hooks must not throw; one that does fails its own unit's answer (as without a group), not
+      // the answers of the others.
+      try {
+        out.afterCommit();
+        unit.resolve(out.result);
+      } catch (error) {
+        unit.reject(error);
+      }
     }
     for (const { unit, error } of failed) unit.reject(error);
   }
