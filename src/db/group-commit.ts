@@ -16,7 +16,7 @@ import { isRetryable } from './errors.ts';
 import type { DB } from './types.ts';
 
 /** What a unit leaves to do once the group has committed: its after-commit hooks. */
-export interface UnitDone {
+interface UnitDone {
   result: unknown;
   afterCommit: () => void;
 }
