@@ -10,7 +10,8 @@
 //
 // The converters are loaded on first use, not with this module: a server converts in its render
 // pool's threads (the services here only read what the pool made), so its main thread never needs
-// markdown-it, turndown (with its DOM) or sanitize-html: ~10 MB of code and data not loaded.
+// markdown-it, turndown (with its DOM) or sanitize-html: ~10 MB of code and data not loaded. A pool
+// thread loads turndown only when it first meets HTML (~5 MB).
 // htmlparser2 is its CommonJS build, the one sanitize-html requires, so that a process holds one copy.
 import { createRequire } from 'node:module';
 import type * as Htmlparser2 from 'htmlparser2';
@@ -44,8 +45,9 @@ export class RichText {
 
 interface Converters {
   markdown: MarkdownIt;
-  turndown: TurndownService;
   sanitize(html: string): string;
+  /** HTML to Markdown; turndown (and its DOM) is loaded only for HTML input or Markdown with raw HTML. */
+  toMarkdown(html: string): string;
 }
 let converters: Converters | undefined;
 
@@ -53,14 +55,21 @@ function theConverters(): Converters {
   if (converters) return converters;
   const sanitizeHtml = require('sanitize-html') as typeof SanitizeHtml;
   const MarkdownIt = require('markdown-it') as typeof Markdown;
-  const Turndown = require('turndown') as typeof TurndownService;
   const options = sanitizeOptions(sanitizeHtml.defaults.allowedTags);
+  let turndown: TurndownService | undefined;
   converters = {
     // CommonMark with GitHub's tables, strikethrough, bare links and task lists (read-only checkboxes);
     // raw HTML passes through to the sanitizer, which decides what of it stays.
     markdown: new MarkdownIt({ html: true, linkify: true }).use(taskLists),
-    turndown: new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }),
     sanitize: (html) => sanitizeHtml(html, options),
+    toMarkdown(html) {
+      turndown ??= new (require('turndown') as typeof TurndownService)({
+        headingStyle: 'atx',
+        codeBlockStyle: 'fenced',
+        bulletListMarker: '-',
+      });
+      return turndown.turndown(html);
+    },
   };
   return converters;
 }
@@ -178,16 +187,16 @@ export function fromInput(input: DescriptionInput, field = 'description'): Descr
 /** The conversion itself: depth checks, then Markdown → HTML (or HTML), sanitized, and its Markdown. */
 export function convert(text: string, isHtml: boolean, field: string): Description {
   if ((!isHtml && markdownDepth(text) > MAX_NESTING) || htmlDepth(text) > MAX_NESTING) throw tooDeep(field);
-  const { markdown, turndown, sanitize } = theConverters();
+  const { markdown, sanitize, toMarkdown } = theConverters();
   try {
     if (!isHtml) {
       const html = sanitize(markdown.render(text)).trim();
       // Markdown may embed raw HTML; then the Markdown kept is the one of the sanitized HTML, so that
       // neither stored form carries what the sanitizer removed.
-      return { markdown: RAW_HTML.test(text) ? turndown.turndown(html) : text, html };
+      return { markdown: RAW_HTML.test(text) ? toMarkdown(html) : text, html };
     }
     const html = sanitize(text).trim();
-    return { html, markdown: turndown.turndown(html) };
+    return { html, markdown: toMarkdown(html) };
   } catch (error) {
     // A shape of input that recurses deeper than the checks above foresaw (inline emphasis nested
     // thousands deep, which turndown walks recursively) is still the client's 400.
