@@ -10,7 +10,7 @@ import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
 import type { DB } from './types.ts';
 
-// pg is loaded when a PostgreSQL URL is opened: a server on SQLite never needs it (~2 MB).
+// pg is loaded when a PostgreSQL URL is opened: a server on SQLite never needs it (~1 MB).
 const require = createRequire(import.meta.url);
 const loadPg = () => require('pg') as typeof pg;
 
