@@ -32,10 +32,13 @@ export function databaseUrl(name: string): string {
 }
 
 // The server runs exactly as `npm start` runs it (same Node flags), minus npm itself, so that its
-// pid is the server's own and its memory can be read.
-const START_ARGS: string[] = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  .scripts.start.split(/\s+/)
-  .slice(1);
+// pid is the server's own and its memory can be read. Each checkout's own script: a baseline's may
+// differ from this one's.
+function startArgs(cwd: string): string[] {
+  return JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'))
+    .scripts.start.split(/\s+/)
+    .slice(1);
+}
 
 export async function startServer(
   url: string,
@@ -43,8 +46,8 @@ export async function startServer(
   cwd = root,
 ): Promise<{ child: ChildProcess; url: string }> {
   // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
-  const args =
-    workers > 0 ? [...START_ARGS.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : START_ARGS;
+  const start = startArgs(cwd);
+  const args = workers > 0 ? [...start.slice(0, -1), 'src/cluster.ts', '--workers', String(workers)] : start;
   const child = spawn(process.execPath, args, {
     cwd,
     // The bench measures capacity, not the per-token budget (1,000 a minute by default).

@@ -1,13 +1,18 @@
 // Opens the database named by DATABASE_URL: SQLite (node:sqlite) for a file: URL or nothing, PostgreSQL
 // (pg) for postgres:// URLs. Everything above this file uses the same Kysely queries for both; the few
 // differences (full-text search, row locking) sit behind `Database.search` and `Database.dialect`.
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { prepareStatements } from './pg-statements.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
 import type { DB } from './types.ts';
+
+// pg is loaded when a PostgreSQL URL is opened: a server on SQLite never needs it (~1 MB).
+const require = createRequire(import.meta.url);
+const loadPg = () => require('pg') as typeof pg;
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,13 +74,13 @@ const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TIMESTAMPTZ_OID) return timestampFromPg;
     if (oid === INT8_OID) return (v: string) => Number(v);
-    return pg.types.getTypeParser(oid, format);
+    return loadPg().types.getTypeParser(oid, format);
   },
 };
 
 export function openDatabase(url: string | undefined, options: OpenOptions = {}): Database {
   if (url && isPostgresUrl(url)) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: url,
       max: options.poolSize ?? 10,
       // Waiting for a connection ends, whether the pool is full or the database does not answer:
@@ -136,7 +141,7 @@ function listenPg(url: string, channel: string, onNotify: () => void): () => Pro
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = () => {
-    const c = new pg.Client({
+    const c = new (loadPg().Client)({
       connectionString: url,
       connectionTimeoutMillis: LISTEN_CONNECT_MS,
       // A connection whose network died without a word is found out by TCP keepalive, and replaced.

@@ -7,12 +7,21 @@
 // tokenized by htmlparser2, never matched by a backtracking regular expression), and the server runs
 // it off the event loop: see render-pool.ts. `fromInput` converts inline only for callers that are not
 // serving requests (the CLI, seeding, tests) or for input the pool has already converted (RichText).
-import { Parser } from 'htmlparser2';
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
-import TurndownService from 'turndown';
+//
+// The converters are loaded on first use, not with this module: a server converts in its render
+// pool's threads (the services here only read what the pool made), so its main thread never needs
+// markdown-it, turndown (with its DOM) or sanitize-html: ~10 MB of code and data not loaded. A pool
+// thread loads turndown only when it first meets HTML (~5 MB).
+// htmlparser2 is its CommonJS build, the one sanitize-html requires, so that a process holds one copy.
+import { createRequire } from 'node:module';
+import type * as Htmlparser2 from 'htmlparser2';
+import type { default as Markdown, MarkdownIt } from 'markdown-it';
+import type SanitizeHtml from 'sanitize-html';
+import type TurndownService from 'turndown';
 import { type AppError, invalid } from '../http/errors.ts';
 import { taskLists } from './task-lists.ts';
+
+const require = createRequire(import.meta.url);
 
 export type DescriptionInput = string | { markdown: string } | { html: string } | RichText;
 
@@ -34,8 +43,48 @@ export class RichText {
   }
 }
 
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'del', 's', 'input'],
+interface Converters {
+  markdown: MarkdownIt;
+  sanitize(html: string): string;
+  /** HTML to Markdown; turndown (and its DOM) is loaded only for HTML input or Markdown with raw HTML. */
+  toMarkdown(html: string): string;
+}
+let converters: Converters | undefined;
+
+function theConverters(): Converters {
+  if (converters) return converters;
+  const sanitizeHtml = require('sanitize-html') as typeof SanitizeHtml;
+  const MarkdownIt = require('markdown-it') as typeof Markdown;
+  const options = sanitizeOptions(sanitizeHtml.defaults.allowedTags);
+  let turndown: TurndownService | undefined;
+  converters = {
+    // CommonMark with GitHub's tables, strikethrough, bare links and task lists (read-only checkboxes);
+    // raw HTML passes through to the sanitizer, which decides what of it stays.
+    markdown: new MarkdownIt({ html: true, linkify: true }).use(taskLists),
+    sanitize: (html) => sanitizeHtml(html, options),
+    toMarkdown(html) {
+      turndown ??= new (require('turndown') as typeof TurndownService)({
+        headingStyle: 'atx',
+        codeBlockStyle: 'fenced',
+        bulletListMarker: '-',
+      });
+      return turndown.turndown(html);
+    },
+  };
+  return converters;
+}
+
+let htmlparser2: typeof Htmlparser2 | undefined;
+function parser(
+  handler: Partial<Htmlparser2.Handler>,
+  options: Htmlparser2.ParserOptions,
+): Htmlparser2.Parser {
+  htmlparser2 ??= require('htmlparser2') as typeof Htmlparser2;
+  return new htmlparser2.Parser(handler, options);
+}
+
+const sanitizeOptions = (defaultTags: string[]): SanitizeHtml.IOptions => ({
+  allowedTags: [...defaultTags, 'img', 'del', 's', 'input'],
   allowedAttributes: {
     a: ['href', 'title'],
     img: ['src', 'alt', 'title', 'width', 'height'],
@@ -46,23 +95,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
-};
-
-// CommonMark with GitHub's tables, strikethrough, bare links and task lists (read-only checkboxes);
-// raw HTML passes through to the sanitizer, which decides what of it stays.
-const markdown = new MarkdownIt({ html: true, linkify: true }).use(taskLists);
-
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
 });
 
 const RAW_HTML = /<[a-z!/?]/i;
-
-function sanitize(html: string): string {
-  return sanitizeHtml(html, SANITIZE);
-}
 
 /**
  * How deeply a description may nest: block quotes and list items in Markdown, elements in HTML. The
@@ -112,7 +147,7 @@ export function markdownDepth(markdown: string): number {
 export function htmlDepth(html: string): number {
   let depth = 0;
   let deepest = 0;
-  const parser = new Parser(
+  const tokenizer = parser(
     {
       onopentag(name) {
         if (VOID_ELEMENTS.has(name)) return;
@@ -125,7 +160,7 @@ export function htmlDepth(html: string): number {
     },
     { decodeEntities: false },
   );
-  parser.end(html);
+  tokenizer.end(html);
   return deepest;
 }
 
@@ -152,15 +187,16 @@ export function fromInput(input: DescriptionInput, field = 'description'): Descr
 /** The conversion itself: depth checks, then Markdown → HTML (or HTML), sanitized, and its Markdown. */
 export function convert(text: string, isHtml: boolean, field: string): Description {
   if ((!isHtml && markdownDepth(text) > MAX_NESTING) || htmlDepth(text) > MAX_NESTING) throw tooDeep(field);
+  const { markdown, sanitize, toMarkdown } = theConverters();
   try {
     if (!isHtml) {
       const html = sanitize(markdown.render(text)).trim();
       // Markdown may embed raw HTML; then the Markdown kept is the one of the sanitized HTML, so that
       // neither stored form carries what the sanitizer removed.
-      return { markdown: RAW_HTML.test(text) ? turndown.turndown(html) : text, html };
+      return { markdown: RAW_HTML.test(text) ? toMarkdown(html) : text, html };
     }
     const html = sanitize(text).trim();
-    return { html, markdown: turndown.turndown(html) };
+    return { html, markdown: toMarkdown(html) };
   } catch (error) {
     // A shape of input that recurses deeper than the checks above foresaw (inline emphasis nested
     // thousands deep, which turndown walks recursively) is still the client's 400.
@@ -198,7 +234,7 @@ export function plainText(html: string): string {
   const known = recentTexts.get(html);
   if (known !== undefined) return known;
   const parts: string[] = [];
-  const parser = new Parser(
+  const tokenizer = parser(
     {
       ontext: (text) => parts.push(text),
       onclosetag: (name) => {
@@ -207,6 +243,6 @@ export function plainText(html: string): string {
     },
     { decodeEntities: true },
   );
-  parser.end(html);
+  tokenizer.end(html);
   return parts.join('');
 }

@@ -2,8 +2,11 @@
 // subscription's secret; 10 s for the whole exchange; redirects are not followed (a 3xx is a failure,
 // like any other non-2xx). The socket connects only to addresses ssrf.ts has checked, unless private
 // targets are allowed.
+//
+// undici is loaded with the first delivery, not with the server: most servers have no subscription,
+// and undici (with Node's own copy, which it loads) is ~6 MB of code and data.
 import { Webhook } from 'standardwebhooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { checkLiteral, guardedLookup, HookUrlError, parseHookUrl } from './ssrf.ts';
 
 const USER_AGENT = `Cairn-Webhooks/${process.env.npm_package_version ?? '0.1.0'}`;
@@ -45,11 +48,16 @@ export function retryAfterSeconds(
 }
 
 export function createDeliverer(allowPrivate: boolean): Deliverer {
-  const agent = new Agent({
-    connect: allowPrivate ? {} : { lookup: guardedLookup as never },
-    headersTimeout: DELIVERY_TIMEOUT_MS,
-    bodyTimeout: DELIVERY_TIMEOUT_MS,
-  });
+  let undici: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  const client = () =>
+    (undici ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({
+        connect: allowPrivate ? {} : { lookup: guardedLookup as never },
+        headersTimeout: DELIVERY_TIMEOUT_MS,
+        bodyTimeout: DELIVERY_TIMEOUT_MS,
+      }),
+      request,
+    })));
   return {
     async send(hookUrl, secret, messageId, body) {
       const started = performance.now();
@@ -59,6 +67,7 @@ export function createDeliverer(allowPrivate: boolean): Deliverer {
         if (!allowPrivate) checkLiteral(url);
         const timestamp = new Date();
         const signature = new Webhook(secret).sign(messageId, timestamp, body);
+        const { agent, request } = await client();
         const response = await request(url, {
           method: 'POST',
           dispatcher: agent,
@@ -88,7 +97,9 @@ export function createDeliverer(allowPrivate: boolean): Deliverer {
         return { status: null, durationMs: elapsed(), error: describe(error) };
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      if (undici) await (await undici).agent.close();
+    },
   };
 }
 
