@@ -24,6 +24,16 @@ function vector(text: string | null | undefined): RawBuilder<unknown> {
   return sql`array_to_tsvector(${distinctWords(text)}::text[])`;
 }
 
+/**
+ * The same vector as `vector(text)`, as tsvector input text (`'word' 'other'`): for a COPY, which takes
+ * values as text. Words hold only letters and digits (fold.ts); quotes and backslashes are escaped anyway.
+ */
+export function vectorText(text: string | null | undefined): string {
+  return distinctWords(text)
+    .map((w) => `'${w.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`)
+    .join(' ');
+}
+
 export class TsvectorSearch implements TsvectorProvider {
   readonly kind = 'tsvector';
 
