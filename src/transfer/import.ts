@@ -4,7 +4,7 @@
 //
 // The rows are checked and written one at a time as the file is read (loader.ts): SQLite takes them
 // in prepared multi-row INSERTs, PostgreSQL through COPY on the transaction's own client. Tables that
-// were empty have their secondary indexes built once at the end (indexes.ts).
+// were empty have their secondary indexes built once at the end (deferred.ts).
 import type { Readable } from 'node:stream';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -12,8 +12,8 @@ import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
+import { deferIndexes } from './deferred.ts';
 import { type Header, schemaVersion } from './export.ts';
-import { deferIndexes } from './indexes.ts';
 import { ImportError, Loader } from './loader.ts';
 import { FORMAT, FORMAT_VERSION, TABLES } from './tables.ts';
 import { columnRules } from './values.ts';
