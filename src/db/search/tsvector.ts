@@ -29,9 +29,10 @@ function vector(text: string | null | undefined): RawBuilder<unknown> {
  * values as text. Words hold only letters and digits (fold.ts); quotes and backslashes are escaped anyway.
  */
 export function vectorText(text: string | null | undefined): string {
-  return distinctWords(text)
-    .map((w) => `'${w.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`)
-    .join(' ');
+  const words = distinctWords(text);
+  if (words.length === 0) return '';
+  const joined = words.join("' '");
+  return `'${/['\\]/.test(joined) ? words.map((w) => w.replaceAll('\\', '\\\\').replaceAll("'", "''")).join("' '") : joined}'`;
 }
 
 export class TsvectorSearch implements TsvectorProvider {
