@@ -31,8 +31,8 @@ function vector(text: string | null | undefined): RawBuilder<unknown> {
 export function vectorText(text: string | null | undefined): string {
   const words = distinctWords(text);
   if (words.length === 0) return '';
-  const joined = words.join("' '");
-  return `'${/['\\]/.test(joined) ? words.map((w) => w.replaceAll('\\', '\\\\').replaceAll("'", "''")).join("' '") : joined}'`;
+  const quotable = /['\\]/.test(words.join(''));
+  return `'${(quotable ? words.map((w) => w.replaceAll('\\', '\\\\').replaceAll("'", "''")) : words).join("' '")}'`;
 }
 
 export class TsvectorSearch implements TsvectorProvider {
