@@ -72,7 +72,7 @@ async function isEmpty(db: Kysely<DB>, table: string): Promise<boolean> {
  * Drops the secondary indexes of each of `tables` that holds no rows, and on PostgreSQL the foreign
  * keys between two such tables; the returned function makes them again (call it before the commit).
  */
-export async function deferIndexes(
+export async function deferIndexesAndKeys(
   db: Kysely<DB>,
   dialect: Dialect,
   tables: readonly string[],

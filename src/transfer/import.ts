@@ -12,7 +12,7 @@ import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
-import { deferIndexes } from './deferred.ts';
+import { deferIndexesAndKeys } from './deferred.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { ImportError, Loader } from './loader.ts';
 import { FORMAT, FORMAT_VERSION, TABLES } from './tables.ts';
@@ -143,16 +143,16 @@ export async function importData(
   const rules = await columnRules(database.db, database.dialect);
   const open = typeof input === 'function' ? input : () => input;
   const started = Date.now();
-  const result = await withImportConnection(database, (on, client) =>
+  const result = await withImportConnection(database, (target, client) =>
     transaction(
-      on,
+      target,
       async (tx) => {
         const file = open();
-        const loader = new Loader(on, tx.db, client, progress, rules);
+        const loader = new Loader(target, tx.db, client, progress, rules);
         try {
-          const rebuild = await deferIndexes(
+          const rebuild = await deferIndexesAndKeys(
             tx.db,
-            on.dialect,
+            target.dialect,
             TABLES.map((t) => t.name),
           );
           const loaded = await loadFile(loader, file, schema);
@@ -188,7 +188,7 @@ export async function importData(
  */
 async function withImportConnection<T>(
   database: Database,
-  fn: (on: Database, client: pg.PoolClient | undefined) => Promise<T>,
+  fn: (target: Database, client: pg.PoolClient | undefined) => Promise<T>,
 ): Promise<T> {
   const pool = database.pool;
   if (pool) {
