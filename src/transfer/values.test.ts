@@ -187,6 +187,11 @@ test('a stored timestamp is checked as toTimestamp would read it: what it gives 
     '1900-02-29T00:00:00.000Z',
     '2000-02-29T00:00:00.000Z',
     '0004-02-29T00:00:00.000Z',
+    '2100-02-29T00:00:00.000Z',
+    '2400-02-29T00:00:00.000Z',
+    '2026-06-31T00:00:00.000Z',
+    '2026-12-31T23:59:59.999Z',
+    '2026-11-31T00:00:00.000Z',
   ];
   for (const value of candidates) {
     let read: string | undefined;
