@@ -20,6 +20,8 @@ export interface ScratchDatabase {
 export async function scratchDatabase(
   dialect: 'sqlite' | 'postgres',
   adminUrl: string,
+  /** PostgreSQL: the new database's name starts with it (a random tail follows). */
+  prefix = 'cairn_proof',
 ): Promise<ScratchDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-proof-'));
@@ -28,7 +30,7 @@ export async function scratchDatabase(
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `cairn_proof_${randomBytes(5).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);

@@ -4,6 +4,7 @@
 // again; then that export goes back into a fresh SQLite database and out once more. Each pair of
 // exports must hold the same rows (sorted: the databases number rows their own way). Prints the time
 // and rate of every step; exits non-zero when any pair differs. Runs the real `cairn` commands.
+// TRANSFER_PG_PREFIX names the PostgreSQL database (default cairn_proof_…).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { scratchDatabase } from './servers.ts';
 const root = new URL('..', import.meta.url).pathname;
 const TASKS = Number(process.env.TRANSFER_TASKS ?? 100_000);
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL database's name starts with this (a random tail follows); it is dropped at the end. */
+const PG_PREFIX = process.env.TRANSFER_PG_PREFIX ?? 'cairn_proof';
 const dir = mkdtempSync(join(tmpdir(), 'cairn-transfer-'));
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -129,7 +132,7 @@ const rate = (rows: number, seconds: number) => `${Math.round(rows / seconds).to
 const size = (file: string) => `${(statSync(file).size / 1024 / 1024).toFixed(0)} MB`;
 
 const first = `file:${join(dir, 'first.db')}`;
-const pgDb = await scratchDatabase('postgres', ADMIN_URL);
+const pgDb = await scratchDatabase('postgres', ADMIN_URL, PG_PREFIX);
 const back = `file:${join(dir, 'back.db')}`;
 let held = false;
 try {

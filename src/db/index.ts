@@ -28,6 +28,11 @@ export interface Database {
    * returned function stops listening.
    */
   listen(channel: string, onNotify: () => void): () => Promise<void>;
+  /**
+   * PostgreSQL only: the pool, for work that needs a driver client of its own (cairn import's COPY,
+   * which Kysely cannot send).
+   */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -112,6 +117,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       search: createSearch('postgres'),
       description: `postgres://${parsed.host}${parsed.pathname}`,
       listen: (channel, onNotify) => listenPg(url, channel, onNotify),
+      pool,
       close: () => db.destroy(),
     };
   }

@@ -1,23 +1,24 @@
 // `cairn import`: loads an export (export.ts) into either database in one transaction, so that a file
 // that is cut short, out of order or of another schema leaves nothing behind. A workspace already in
 // the database is skipped whole, which makes a second run of the same file change nothing.
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
-import { type Kysely, sql } from 'kysely';
+//
+// The rows are checked and written one at a time as the file is read (loader.ts): SQLite takes them
+// in prepared multi-row INSERTs, PostgreSQL through COPY on the transaction's own client. Tables that
+// were empty have their secondary indexes built once at the end (deferred.ts).
+import type { Readable } from 'node:stream';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
-import { positionOf, START } from '../events/stream.ts';
-import { nextCode } from '../modules/workspaces/repository.ts';
+import { deferIndexesAndKeys } from './deferred.ts';
 import { type Header, schemaVersion } from './export.ts';
-import { booleansOf, FORMAT, FORMAT_VERSION, TABLES, type TableSpec } from './tables.ts';
-import { type ColumnRule, columnRules, rowProblem } from './values.ts';
+import { ImportError, Loader } from './loader.ts';
+import { FORMAT, FORMAT_VERSION, TABLES } from './tables.ts';
+import { columnRules } from './values.ts';
 
-/** Rows per INSERT: well under both databases' limits on bound values (SQLite 32,766). */
-const BATCH = 500;
-
-export class ImportError extends Error {}
+export { ImportError } from './loader.ts';
 
 export interface ImportOptions {
   progress?: (line: string) => void;
@@ -29,9 +30,8 @@ export interface ImportResult {
   rows: number;
 }
 
-type Row = Record<string, unknown>;
-
-const ORDER = new Map(TABLES.map((t, i) => [t.name as string, i]));
+/** SQLite's page cache during an import (KiB): the new rows' index pages stay in memory until commit. */
+const SQLITE_IMPORT_CACHE_KIB = 256 * 1024;
 
 function checkHeader(line: string | undefined, schema: string): Header {
   let header: Partial<Header>;
@@ -58,32 +58,75 @@ function checkHeader(line: string | undefined, schema: string): Header {
 }
 
 /**
- * The file's text, decoded strictly as request bodies are (http/json-body.ts): bytes that are not
+ * The file's lines, decoded strictly as request bodies are (http/json-body.ts): bytes that are not
  * UTF-8 refuse the file rather than arrive as U+FFFD in a stored name. Chunks that are already text
- * (a stream of strings) pass as they are.
+ * (a stream of strings) pass as they are. A chunk's lines come as one array: no await per line.
  */
-async function* strictText(input: Readable): AsyncGenerator<string> {
+async function* lineBatches(input: Readable): AsyncGenerator<string[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let offset = 0;
+  let rest = '';
   for await (const chunk of input) {
+    let text: string;
     if (typeof chunk === 'string') {
-      yield chunk;
-      continue;
+      text = chunk;
+    } else {
+      try {
+        text = decoder.decode(chunk as Buffer, { stream: true });
+      } catch {
+        throw new ImportError(
+          `the file is not UTF-8: bytes ${offset} to ${offset + chunk.length} hold a sequence that is not`,
+        );
+      }
+      offset += chunk.length;
     }
-    try {
-      yield decoder.decode(chunk as Buffer, { stream: true });
-    } catch {
-      throw new ImportError(
-        `the file is not UTF-8: bytes ${offset} to ${offset + chunk.length} hold a sequence that is not`,
-      );
-    }
-    offset += chunk.length;
+    const lines = (rest + text).split('\n');
+    rest = lines.pop()!;
+    if (lines.length > 0) yield lines;
   }
   try {
-    yield decoder.decode();
+    rest += decoder.decode();
   } catch {
     throw new ImportError('the file is not UTF-8: it ends inside a character');
   }
+  if (rest !== '') yield [rest];
+}
+
+/** The file, line by line: its header, its rows, and the end line that proves it whole. */
+async function loadFile(loader: Loader, input: Readable, schema: string): Promise<ImportResult> {
+  let header: Header | undefined;
+  let lineNo = 0;
+  let ended = false;
+  for await (const lines of lineBatches(input)) {
+    for (const line of lines) {
+      lineNo += 1;
+      // As readline read them: a CR before the LF is not part of the line.
+      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (!header) {
+        header = checkHeader(text, schema);
+        continue;
+      }
+      if (text.trim() === '') continue;
+      if (ended) throw new ImportError(`line ${lineNo}: text after the end line`);
+      let parsed: { table?: unknown; row?: unknown; end?: unknown; rows?: unknown };
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ImportError(`line ${lineNo} is not JSON: the file is damaged`);
+      }
+      if (parsed?.end === true) {
+        await loader.end(parsed.rows, header);
+        ended = true;
+        continue;
+      }
+      await loader.add(lineNo, parsed?.table, parsed?.row);
+    }
+  }
+  if (!header) checkHeader(undefined, schema);
+  if (!ended) {
+    throw new ImportError(`the file ends at line ${lineNo} without its end line: it was cut short`);
+  }
+  return { imported: loader.imported, skipped: loader.skipped, rows: loader.written };
 }
 
 /**
@@ -100,18 +143,31 @@ export async function importData(
   const rules = await columnRules(database.db, database.dialect);
   const open = typeof input === 'function' ? input : () => input;
   const started = Date.now();
-  const result = await transaction(
-    database,
-    async (tx) => {
-      const file = open();
-      try {
-        return await loadFile(new Loader(database, tx.db, progress, rules), file, schema);
-      } finally {
-        // Read to its end, or given up on: a retry opens the file anew.
-        file.destroy();
-      }
-    },
-    { retry: typeof input === 'function' },
+  const result = await withImportConnection(database, (target, client) =>
+    transaction(
+      target,
+      async (tx) => {
+        const file = open();
+        const loader = new Loader(target, tx.db, client, progress, rules);
+        try {
+          const rebuild = await deferIndexesAndKeys(
+            tx.db,
+            target.dialect,
+            TABLES.map((t) => t.name),
+          );
+          const loaded = await loadFile(loader, file, schema);
+          await rebuild();
+          return loaded;
+        } catch (error) {
+          await loader.abort();
+          throw error;
+        } finally {
+          // Read to its end, or given up on: a retry opens the file anew.
+          file.destroy();
+        }
+      },
+      { retry: typeof input === 'function' },
+    ),
   );
   const seconds = (Date.now() - started) / 1000;
   progress(
@@ -125,218 +181,46 @@ export async function importData(
   return result;
 }
 
-/** The file, line by line: its header, its rows, and the end line that proves it whole. */
-async function loadFile(loader: Loader, input: Readable, schema: string): Promise<ImportResult> {
-  const lines = createInterface({
-    input: Readable.from(strictText(input)),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  const header = checkHeader(first.done ? undefined : first.value, schema);
-  let lineNo = 1;
-  let ended = false;
-  for (let next = await lines.next(); !next.done; next = await lines.next()) {
-    lineNo += 1;
-    const text = next.value;
-    if (text.trim() === '') continue;
-    if (ended) throw new ImportError(`line ${lineNo}: text after the end line`);
-    let parsed: { table?: string; row?: Row; end?: boolean; rows?: number };
+/**
+ * Runs the import on a connection fit for it. PostgreSQL: one client of the pool, held for the whole
+ * import, with a Kysely of its own over it, so that the transaction's queries and its COPY share the
+ * client. SQLite: its one connection, with a larger page cache while the import runs.
+ */
+async function withImportConnection<T>(
+  database: Database,
+  fn: (target: Database, client: pg.PoolClient | undefined) => Promise<T>,
+): Promise<T> {
+  const pool = database.pool;
+  if (pool) {
+    const client = await pool.connect();
+    const release = client.release;
+    // Kysely's pool of one: it takes this client for the transaction and "gives it back" to nothing;
+    // the client goes back to the real pool once, below.
+    client.release = () => {};
+    const one = {
+      connect: async () => client,
+      end: async () => {},
+      options: pool.options,
+      Client: pg.Client,
+    };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: one as never }) });
+    let failed: Error | undefined;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ImportError(`line ${lineNo} is not JSON: the file is damaged`);
-    }
-    if (parsed.end === true) {
-      await loader.end(parsed.rows, header);
-      ended = true;
-      continue;
-    }
-    await loader.add(lineNo, parsed.table, parsed.row);
-  }
-  if (!ended) {
-    throw new ImportError(`the file ends at line ${lineNo} without its end line: it was cut short`);
-  }
-  return { imported: loader.imported, skipped: loader.skipped, rows: loader.written };
-}
-
-/** Takes the file's rows one by one and writes them in batches, table by table. */
-class Loader {
-  readonly imported: string[] = [];
-  readonly skipped: string[] = [];
-  /** Row lines read; rows written. */
-  seen = 0;
-  written = 0;
-  #workspace: { id: string; code: number; name: string; skip: boolean } | undefined;
-  #table: TableSpec | undefined;
-  #batch: Row[] = [];
-  #tableRows = 0;
-  readonly #database: Database;
-  readonly #trx: Kysely<DB>;
-  readonly #progress: (line: string) => void;
-  readonly #rules: Map<string, Map<string, ColumnRule>>;
-
-  constructor(
-    database: Database,
-    trx: Kysely<DB>,
-    progress: (line: string) => void,
-    rules: Map<string, Map<string, ColumnRule>>,
-  ) {
-    this.#database = database;
-    this.#trx = trx;
-    this.#progress = progress;
-    this.#rules = rules;
-  }
-
-  async add(lineNo: number, tableName: string | undefined, row: Row | undefined): Promise<void> {
-    const at = ORDER.get(tableName ?? '');
-    if (at === undefined || typeof row !== 'object' || row === null || Array.isArray(row)) {
-      throw new ImportError(`line ${lineNo}: not a row of a known table`);
-    }
-    this.seen += 1;
-    const table = TABLES[at]!;
-    // Every row is checked, a skipped workspace's too: a file is taken whole or not at all.
-    const problem = rowProblem(this.#rules.get(table.name)!, row);
-    if (problem) throw new ImportError(`line ${lineNo}: ${table.name}.${problem}`);
-    if (table.name === 'workspaces') {
-      await this.#finish();
-      await this.#startWorkspace(row);
-    } else {
-      if (!this.#workspace || row.workspace_id !== this.#workspace.id) {
-        throw new ImportError(`line ${lineNo}: a ${table.name} row outside its workspace's part of the file`);
-      }
-      if (this.#table && at < ORDER.get(this.#table.name)!) {
-        throw new ImportError(`line ${lineNo}: ${table.name} after ${this.#table.name}, out of order`);
-      }
-    }
-    if (this.#workspace?.skip) return;
-    if (this.#table !== table) {
-      await this.#flush();
-      this.#endTable();
-      this.#table = table;
-    }
-    this.#batch.push(row);
-    if (this.#batch.length >= BATCH) await this.#flush();
-  }
-
-  /** The end line: the rows it counts and the workspaces the header names must be those the file held. */
-  async end(rows: number | undefined, header: Header): Promise<void> {
-    await this.#finish();
-    if (rows !== this.seen) {
-      throw new ImportError(`the end line counts ${rows} rows, the file holds ${this.seen}`);
-    }
-    const held = [...this.imported, ...this.skipped].sort().join();
-    if (held !== [...(header.workspaces ?? [])].sort().join()) {
-      throw new ImportError('the workspaces in the file are not the ones its header names');
-    }
-  }
-
-  async #finish(): Promise<void> {
-    await this.#flush();
-    this.#endTable();
-    this.#table = undefined;
-  }
-
-  async #startWorkspace(row: Row): Promise<void> {
-    const id = String(row.id);
-    const name = String(row.name);
-    const present = await this.#trx
-      .selectFrom('workspaces')
-      .select('id')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (present) {
-      this.skipped.push(id);
-      this.#workspace = { id, code: 0, name, skip: true };
-      this.#progress(`import: ${name} (${id}) is already in this database: skipped`);
-      return;
-    }
-    // A workspace's code prefixes its words in SQLite's task index; another workspace may hold it here.
-    let code = Number(row.code);
-    const taken = await this.#trx
-      .selectFrom('workspaces')
-      .select('id')
-      .where('code', '=', code)
-      .executeTakeFirst();
-    if (taken) {
-      code = await nextCode(this.#trx);
-      row.code = code;
-    }
-    this.imported.push(id);
-    this.#workspace = { id, code, name, skip: false };
-  }
-
-  #endTable(): void {
-    if (this.#table && this.#tableRows > 0) {
-      this.#progress(
-        `import: ${this.#workspace?.name}: ${this.#table.name} ${this.#tableRows.toLocaleString('en')} rows`,
-      );
-    }
-    this.#tableRows = 0;
-  }
-
-  async #flush(): Promise<void> {
-    const table = this.#table;
-    const rows = this.#batch;
-    if (!table || rows.length === 0) return;
-    this.#batch = [];
-    const ws = this.#workspace!;
-    const ctx = { db: this.#trx, search: this.#database.search, workspace: { code: ws.code } };
-    const stored = await Promise.all(rows.map((row) => this.#stored(table, row)));
-    const values = table.rowIndex
-      ? stored.map((row) => ({ ...row, ...table.rowIndex!.columns(ctx, row as never) }))
-      : stored;
-    try {
-      if (table.index) {
-        const made = await this.#trx
-          .insertInto(table.name)
-          .values(values as never)
-          .returning(['id', 'seq'] as never)
-          .execute();
-        const seqs = new Map((made as { id: string; seq: unknown }[]).map((r) => [r.id, Number(r.seq)]));
-        await table.index.writeNew(
-          ctx,
-          stored.map((r) => ({ ...r, seq: seqs.get(String(r.id)) }) as never),
-        );
-      } else {
-        await this.#trx
-          .insertInto(table.name)
-          .values(values as never)
-          .execute();
-      }
+      return await fn({ ...database, db }, client);
     } catch (error) {
-      throw new ImportError(`${table.name} of ${ws.name}: ${(error as Error).message}`);
-    }
-    this.written += rows.length;
-    const before = this.#tableRows;
-    this.#tableRows += rows.length;
-    if (Math.floor(this.#tableRows / 50_000) > Math.floor(before / 50_000)) {
-      this.#progress(`import: ${ws.name}: ${table.name} ${this.#tableRows.toLocaleString('en')} rows…`);
+      failed = error as Error;
+      throw error;
+    } finally {
+      client.release = release;
+      // A client whose import failed (a COPY broken off midway) is closed rather than reused.
+      release(failed);
     }
   }
-
-  /** A file row as this database stores it: its booleans, and a subscription's place in the stream. */
-  async #stored(table: TableSpec, row: Row): Promise<Row> {
-    const out: Row = { ...row };
-    if (this.#database.dialect === 'sqlite') {
-      for (const column of booleansOf(table.name)) {
-        if (typeof out[column] === 'boolean') out[column] = out[column] ? 1 : 0;
-      }
-    }
-    if (table.name === 'webhook_subscriptions') {
-      const eventId = out.cursor_event_id;
-      delete out.cursor_event_id;
-      // Its events came earlier in the file, so they have their places in this database already.
-      const at =
-        typeof eventId === 'string' ? await positionOf(this.#trx, String(row.workspace_id), eventId) : START;
-      if (!at)
-        throw new ImportError(
-          `subscription ${row.id} has passed event ${eventId}, which the file does not hold`,
-        );
-      out.cursor_tx = at.tx;
-      out.cursor_seq = at.seq;
-      out.lease_owner = null;
-      out.lease_until = null;
-    }
-    return out;
+  const before = await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db);
+  await sql.raw(`pragma cache_size = -${SQLITE_IMPORT_CACHE_KIB}`).execute(database.db);
+  try {
+    return await fn(database, undefined);
+  } finally {
+    await sql.raw(`pragma cache_size = ${Number(before.rows[0]?.cache_size ?? -2000)}`).execute(database.db);
   }
 }

@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { PassThrough, Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { distinctWords } from '../db/search/fold.ts';
 import { createWorkspace } from '../modules/workspaces/service.ts';
 import { onPostgres, openTestDatabase, type Response, setup } from '../test/helpers.ts';
 import { exportData } from './export.ts';
@@ -108,6 +110,26 @@ async function fresh(dialect: 'sqlite' | 'postgres') {
   return target.database;
 }
 
+/** Every index and constraint of a database, as its catalog defines them. */
+async function schemaOf(database: Database): Promise<string[]> {
+  if (database.dialect === 'sqlite') {
+    const rows = await sql<{
+      sql: string;
+    }>`select sql from sqlite_schema where sql is not null and name not like 'sqlite_stat%' order by name`.execute(
+      database.db,
+    );
+    return rows.rows.map((r) => r.sql);
+  }
+  const rows = await sql<{
+    def: string;
+  }>`select replace(indexdef, current_schema() || '.', '') as def from pg_indexes where schemaname = current_schema()
+    union all select conname || ' ' || pg_get_constraintdef(k.oid) from pg_constraint k
+    join pg_namespace n on n.oid = k.connamespace where n.nspname = current_schema() order by 1`.execute(
+    database.db,
+  );
+  return rows.rows.map((r) => r.def);
+}
+
 const targetDialect = onPostgres ? 'sqlite' : process.env.TEST_POSTGRES_URL ? 'postgres' : 'sqlite';
 const source = await exported(f.database);
 
@@ -129,6 +151,8 @@ describe(`export → import into ${targetDialect}`, async () => {
       assert.ok(tables.has(t), `the export holds ${t}`);
     }
     assert.deepEqual(rowsOf(await exported(target)), rowsOf(source));
+    // The indexes and keys the import put aside while it wrote are all back.
+    assert.deepEqual(await schemaOf(target), await schemaOf(await fresh(targetDialect)));
   });
 
   test('the API reads the same from the imported database, search and tokens included', async () => {
@@ -174,6 +198,31 @@ describe(`export → import into ${targetDialect}`, async () => {
       headers: { authorization: `Bearer ${f.ws.token}` },
     });
     assert.equal(found.json().data.length, 29, 'every live task is found by a word of its name');
+  });
+
+  test('PostgreSQL: the vectors copied in are those the API itself writes', async (t) => {
+    if (target.dialect !== 'postgres') return t.skip('the target is SQLite');
+    let compared = 0;
+    for (const table of TABLES) {
+      const index = table.index;
+      if (!index || index.target.table !== table.name) continue;
+      const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(
+        target.db,
+      );
+      for (const row of rows.rows) {
+        const texts = index.texts(row as never);
+        for (const field of index.target.fields) {
+          const same = await sql<{ same: boolean }>`select ${sql.ref(`${field}_tsv`)} =
+            array_to_tsvector(${distinctWords(texts[field])}::text[]) as same
+            from ${sql.table(table.name)} where workspace_id = ${row.workspace_id} and id = ${row.id}`.execute(
+            target.db,
+          );
+          assert.equal(same.rows[0]?.same, true, `${table.name}.${field}_tsv of ${row.id}`);
+          compared += 1;
+        }
+      }
+    }
+    assert.ok(compared > 60, `${compared} vectors compared`);
   });
 
   test('subscriptions keep their place: the same events are still to be delivered', async () => {
@@ -239,6 +288,17 @@ describe('a file that cannot be trusted is refused, and nothing is imported', as
     await refused(source.slice(0, source.length - 5), /cut short/);
     const last = source.length - 2;
     await refused([...source.slice(0, last), source[last]!.slice(0, 20)], /not JSON/);
+  });
+
+  test('a row whose reference leads nowhere; the indexes and keys put aside meanwhile are back', async () => {
+    const before = await schemaOf(target);
+    const at = source.findIndex((l) => l.startsWith('{"table":"tasks"'));
+    const line = JSON.parse(source[at]!);
+    line.row.group_id = '00000000-0000-4000-8000-000000000000';
+    const lines = [...source];
+    lines[at] = JSON.stringify(line);
+    await refused(lines, /foreign key/i);
+    assert.deepEqual(await schemaOf(target), before);
   });
 
   test('an end line whose count does not match', async () => {

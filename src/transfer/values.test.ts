@@ -7,10 +7,11 @@ import type { Database } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createWorkspace } from '../modules/workspaces/service.ts';
 import { onPostgres, openTestDatabase, setup } from '../test/helpers.ts';
+import { toTimestamp } from '../text/dates.ts';
 import { exportData } from './export.ts';
 import { ImportError, importData } from './import.ts';
 import { exportedColumns, TABLES } from './tables.ts';
-import { columnRules, kindOf } from './values.ts';
+import { columnRules, isStoredTimestamp, kindOf } from './values.ts';
 
 const f = await setup(undefined, { CAIRN_WEBHOOK_WORKER: 'false' });
 const team = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
@@ -160,4 +161,43 @@ test('a file whose bytes are not UTF-8 is refused, not imported with replacement
     (await importData(target, Readable.from([Buffer.from(`${source.join('\n')}\n`)]))).imported.length,
     1,
   );
+});
+
+test('a stored timestamp is checked as toTimestamp would read it: what it gives back unchanged', () => {
+  const candidates = [
+    '2026-11-24T09:15:02.118Z',
+    '0001-01-01T00:00:00.000Z',
+    '0000-12-31T23:59:59.999Z',
+    '9999-12-31T23:59:59.999Z',
+    '2024-02-29T12:00:00.000Z',
+    '2023-02-29T12:00:00.000Z',
+    '2026-02-30T00:00:00.000Z',
+    '2026-02-32T00:00:00.000Z',
+    '2026-04-31T00:00:00.000Z',
+    '2026-00-10T00:00:00.000Z',
+    '2026-13-10T00:00:00.000Z',
+    '2026-01-00T00:00:00.000Z',
+    '2026-01-10T24:00:00.000Z',
+    '2026-01-10T23:60:00.000Z',
+    '2026-01-10T23:59:60.000Z',
+    '2026-01-10T23:59:59.000z',
+    '2026-01-10T23:59:59Z',
+    '2026-01-10 23:59:59.000Z',
+    '2026-01-10T23:59:59.000+00:00',
+    '1900-02-29T00:00:00.000Z',
+    '2000-02-29T00:00:00.000Z',
+    '0004-02-29T00:00:00.000Z',
+    '2100-02-29T00:00:00.000Z',
+    '2400-02-29T00:00:00.000Z',
+    '2026-06-31T00:00:00.000Z',
+    '2026-12-31T23:59:59.999Z',
+    '2026-11-31T00:00:00.000Z',
+  ];
+  for (const value of candidates) {
+    let read: string | undefined;
+    try {
+      read = toTimestamp(value, 'value');
+    } catch {}
+    assert.equal(isStoredTimestamp(value), read === value, value);
+  }
 });

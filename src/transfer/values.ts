@@ -6,9 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
-import { AppError } from '../http/errors.ts';
 import { unstorableString } from '../http/validation.ts';
-import { toTimestamp } from '../text/dates.ts';
 import { booleansOf, datesOf, exportedColumns, TABLES } from './tables.ts';
 
 export type Kind = 'text' | 'integer' | 'boolean' | 'timestamp';
@@ -83,6 +81,33 @@ export async function columnRules(
 
 const STORED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by the digits of `text` from `start` to `end` (the pattern made them digits). */
+function digits(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
+/**
+ * Whether `value` is a timestamp as Cairn stores it: what `toTimestamp` (text/dates.ts) gives back
+ * unchanged, in the years 1 to 9999. The pattern fixes its shape, so what is left is a real date and
+ * time of day, checked by arithmetic: an import checks hundreds of thousands, and toTimestamp, which
+ * reads every form a request may send, cost a tenth of an import's time (values.test.ts holds the
+ * two to the same answers).
+ */
+export function isStoredTimestamp(value: string): boolean {
+  if (!STORED_TIMESTAMP.test(value)) return false;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 7);
+  const day = digits(value, 8, 10);
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return false;
+  return digits(value, 11, 13) < 24 && digits(value, 14, 16) < 60 && digits(value, 17, 19) < 60;
+}
+
 /** Why a value does not fit its column, or null when it does. */
 function misfit(rule: ColumnRule, value: unknown): string | null {
   if (value === null) return rule.nullable ? null : 'must not be null';
@@ -97,17 +122,10 @@ function misfit(rule: ColumnRule, value: unknown): string | null {
     case 'text':
       if (typeof value !== 'string') return 'must be text';
       return unstorableString(value, '')?.message ?? null;
-    case 'timestamp': {
-      const shape =
-        'must be a timestamp as Cairn stores it (2026-11-24T09:15:02.118Z), in the years 1 to 9999';
-      if (typeof value !== 'string' || !STORED_TIMESTAMP.test(value)) return shape;
-      try {
-        return toTimestamp(value, 'value') === value ? null : shape;
-      } catch (error) {
-        if (error instanceof AppError) return shape;
-        throw error;
-      }
-    }
+    case 'timestamp':
+      return typeof value === 'string' && isStoredTimestamp(value)
+        ? null
+        : 'must be a timestamp as Cairn stores it (2026-11-24T09:15:02.118Z), in the years 1 to 9999';
   }
 }
 

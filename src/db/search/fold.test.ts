@@ -21,3 +21,23 @@ test('distinct words keep first-seen order; long words are cut at 100 characters
   assert.deepEqual(distinctWords('a b a c b'), ['a', 'b', 'c']);
   assert.equal(words('x'.repeat(150))[0]!.length, 100);
 });
+
+test('ASCII text (folded without Unicode tables) gives the words the Unicode rules give', () => {
+  const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('');
+  const unicodeFold = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .normalize('NFC');
+  for (const text of [ascii, `Mixed CASE words_and-dashes 42x ${ascii} end`]) {
+    assert.equal(foldText(text), unicodeFold(text));
+    assert.deepEqual(
+      words(text),
+      unicodeFold(text)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean),
+    );
+  }
+});

@@ -11,7 +11,7 @@
 // - the row's rare states and relations are tokens in a `tags` column (deleted, private, team,
 //   project, creator, assignee), and common states are expressed by subtracting the rare ones with
 //   NOT, because AND with a token present in most rows walks that whole list (measured: 42 ms).
-import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   type KeyValue,
   type Page,
@@ -73,38 +73,43 @@ export class Fts5Search implements Fts5Provider {
     await this.#insert(db, target, entries);
   }
 
+  // Built as SQL text with a placeholder per value rather than through Kysely's builder: a batch of
+  // 500 tasks is 2,000 values, and a bulk load (seed, import) writes hundreds of batches.
   async #insert(db: Kysely<DB>, target: SearchTarget, entries: (Entry | Entry<TaggedRow>)[]): Promise<void> {
     if (entries.length === 0) return;
-    const columns = [...target.fields, ...(target.tagged ? ['tags'] : [])].map((c) => sql.ref(c));
-    const tuples = entries.map(({ row, texts }) => {
-      const tagged = target.tagged ? (row as TaggedRow) : null;
-      const prefix = tagged ? workspacePrefix(tagged.workspaceCode) : '';
-      const values: unknown[] = target.fields.map((f) =>
-        distinctWords(texts[f])
-          .map((w) => prefix + w)
-          .join(' '),
-      );
-      if (tagged) values.push(tagged.tags.map((t) => prefix + t).join(' '));
-      return sql`(${row.seq}, ${sql.join(values)})`;
-    });
-    await sql`insert into ${sql.table(target.fts)} (rowid, ${sql.join(columns)}) values ${sql.join(tuples)}`.execute(
-      db,
-    );
-    if (target.tagged) await this.#recordTerms(db, target, entries as Entry<TaggedRow>[]);
-  }
-
-  /** Tagged targets keep the set of words ever indexed, for prefix expansion (expandPrefixes). */
-  async #recordTerms(db: Kysely<DB>, target: TaggedTarget, entries: Entry<TaggedRow>[]): Promise<void> {
+    const columns = [...target.fields, ...(target.tagged ? ['tags'] : [])];
+    const params: unknown[] = [];
     const terms = new Set<string>();
     for (const { row, texts } of entries) {
-      const prefix = workspacePrefix(row.workspaceCode);
-      for (const f of target.fields) for (const w of distinctWords(texts[f])) terms.add(prefix + w);
+      const tagged = target.tagged ? (row as TaggedRow) : null;
+      const prefix = tagged ? workspacePrefix(tagged.workspaceCode) : '';
+      params.push(row.seq);
+      for (const f of target.fields) {
+        const words = distinctWords(texts[f]).map((w) => prefix + w);
+        params.push(words.join(' '));
+        // Tagged targets keep the set of words ever indexed, for prefix expansion (expandPrefixes).
+        if (tagged) for (const w of words) terms.add(w);
+      }
+      if (tagged) params.push(tagged.tags.map((t) => prefix + t).join(' '));
     }
+    const tuple = `(${['?', ...columns.map(() => '?')].join(', ')})`;
+    await db.executeQuery(
+      CompiledQuery.raw(
+        `insert into "${target.fts}" (rowid, ${columns.map((c) => `"${c}"`).join(', ')}) values ${Array.from(
+          entries,
+          () => tuple,
+        ).join(', ')}`,
+        params,
+      ),
+    );
     const list = [...terms];
     for (let i = 0; i < list.length; i += 500) {
-      const values = list.slice(i, i + 500).map((t) => sql`(${t})`);
-      await sql`insert or ignore into ${sql.table(`${target.fts}_terms`)} (term) values ${sql.join(values)}`.execute(
-        db,
+      const some = list.slice(i, i + 500);
+      await db.executeQuery(
+        CompiledQuery.raw(
+          `insert or ignore into "${target.fts}_terms" (term) values ${some.map(() => '(?)').join(', ')}`,
+          some,
+        ),
       );
     }
   }

@@ -126,6 +126,9 @@ export function tag(kind: string, value = ''): string {
  * seeding, renames), built from the resource's one declaration of what it indexes.
  */
 export interface SearchIndex<R, C extends IndexContext = IndexContext> {
+  /** What it indexes, and a row's text per field: for a bulk writer that builds entries itself. */
+  readonly target: SearchTarget;
+  texts(row: R): Record<string, string | null>;
   /** Re-indexes a changed row; `previousSeq` is the seq it was indexed under when the change moved it. */
   write(ctx: C, row: R, previousSeq?: number): Promise<void>;
   /** Indexes rows never indexed before (creates, bulk inserts). */
@@ -152,6 +155,8 @@ export function plainIndex<R extends { seq: number; workspace_id: string; id: st
     texts: texts(row),
   });
   return {
+    target,
+    texts,
     write: (ctx, row, previousSeq) => ctx.search.write(ctx.db, target, entry(row, previousSeq)),
     writeNew: (ctx, rows) =>
       ctx.search.writeNew(
@@ -189,6 +194,8 @@ export function taggedIndex<R extends { seq: number; workspace_id: string; id: s
     texts: texts(row),
   });
   return {
+    target,
+    texts,
     columns: (ctx, row) => ctx.search.rowColumns(target, texts(row)),
     write: (ctx, row, previousSeq) => ctx.search.write(ctx.db, target, entry(ctx, row, previousSeq)),
     writeNew: (ctx, rows) =>

@@ -24,6 +24,17 @@ function vector(text: string | null | undefined): RawBuilder<unknown> {
   return sql`array_to_tsvector(${distinctWords(text)}::text[])`;
 }
 
+/**
+ * The same vector as `vector(text)`, as tsvector input text (`'word' 'other'`): for a COPY, which takes
+ * values as text. Words hold only letters and digits (fold.ts); quotes and backslashes are escaped anyway.
+ */
+export function vectorText(text: string | null | undefined): string {
+  const words = distinctWords(text);
+  if (words.length === 0) return '';
+  const quotable = /['\\]/.test(words.join(''));
+  return `'${(quotable ? words.map((w) => w.replaceAll('\\', '\\\\').replaceAll("'", "''")) : words).join("' '")}'`;
+}
+
 export class TsvectorSearch implements TsvectorProvider {
   readonly kind = 'tsvector';
 
