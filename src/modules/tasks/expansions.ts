@@ -97,47 +97,71 @@ interface PartRow {
   d: string | null;
 }
 
-/** `column in (the JSON array ids)`, as a join from the array so that each id is one index lookup. */
-function idsOf(dialect: Dialect, ids: string) {
+/**
+ * Rows of `table` (`alias`) of the workspace whose `column` is one of `ids` (idList): on SQLite a
+ * join from the JSON array, on PostgreSQL `= any` of an array, which its generic plan (the statement
+ * is named) answers with index lookups whatever its estimate of the list's length.
+ */
+function ofIds(dialect: Dialect, table: string, column: string, ws: string, ids: string) {
+  const [name, alias] = table.split(' ') as [string, string];
+  const t = sql.raw(`${name} ${alias}`);
+  const col = sql.raw(`${alias}.${column}`);
   return dialect === 'sqlite'
-    ? sql`json_each(${ids}) j`
-    : sql`jsonb_array_elements_text(cast(${ids} as jsonb)) as j(value)`;
+    ? sql`json_each(${ids}) j join ${t} on ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = j.value`
+    : sql`${t} where ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = any(cast(${ids} as text[]))`;
+}
+
+/** Ids as one argument of ofIds: a JSON array on SQLite, an array literal on PostgreSQL (ids are UUIDs). */
+function idList(dialect: Dialect, ids: Iterable<unknown>): string {
+  const json = JSON.stringify([...ids]);
+  return dialect === 'sqlite' ? json : `{${json.slice(1, -1)}}`;
 }
 
 function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids: readonly string[]) {
   const [tasks, statuses, groups, projects, users] = ids as [string, string, string, string, string];
+  // The labels' join stays a join (`where` would follow it on PostgreSQL), so the links come first.
+  const links =
+    dialect === 'sqlite'
+      ? sql`json_each(${tasks}) j join task_label_links l on l.workspace_id = ${ws} and l.task_id = j.value
+        join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id`
+      : sql`task_label_links l join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id
+        where l.workspace_id = ${ws} and l.task_id = any(cast(${tasks} as text[]))`;
   const parts = [
     sql`select 'l' as k, l.task_id as a, l.label_id as b, cast(tl.position as text) as c,
-      cast(null as text) as d from ${idsOf(dialect, tasks)}
-      join task_label_links l on l.workspace_id = ${ws} and l.task_id = j.value
-      join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id`,
+      cast(null as text) as d from ${links}`,
   ];
   if (joined.includes('status')) {
-    parts.push(sql`select 's', s.id, s.name, s.stage, s.color from ${idsOf(dialect, statuses)}
-      join task_statuses s on s.workspace_id = ${ws} and s.id = j.value`);
+    parts.push(
+      sql`select 's', s.id, s.name, s.stage, s.color from ${ofIds(dialect, 'task_statuses s', 'id', ws, statuses)}`,
+    );
   }
   if (joined.includes('group')) {
-    parts.push(sql`select 'g', g.id, g.name, g.public_id, null from ${idsOf(dialect, groups)}
-      join groups g on g.workspace_id = ${ws} and g.id = j.value`);
+    parts.push(
+      sql`select 'g', g.id, g.name, g.public_id, null from ${ofIds(dialect, 'groups g', 'id', ws, groups)}`,
+    );
   }
   if (joined.includes('project')) {
-    parts.push(sql`select 'p', p.id, p.name, null, null from ${idsOf(dialect, projects)}
-      join projects p on p.workspace_id = ${ws} and p.id = j.value`);
-    parts.push(sql`select 't', pt.project_id, pt.group_id, null, null from ${idsOf(dialect, projects)}
-      join project_teams pt on pt.workspace_id = ${ws} and pt.project_id = j.value`);
+    parts.push(
+      sql`select 'p', p.id, p.name, null, null from ${ofIds(dialect, 'projects p', 'id', ws, projects)}`,
+    );
+    parts.push(
+      sql`select 't', pt.project_id, pt.group_id, null, null
+        from ${ofIds(dialect, 'project_teams pt', 'project_id', ws, projects)}`,
+    );
   }
   if (joined.includes('assignee')) {
-    parts.push(sql`select 'u', u.id, u.name, u.email, null from ${idsOf(dialect, users)}
-      join users u on u.workspace_id = ${ws} and u.id = j.value`);
+    parts.push(
+      sql`select 'u', u.id, u.name, u.email, null from ${ofIds(dialect, 'users u', 'id', ws, users)}`,
+    );
   }
   return sql<PartRow>`${sql.join(parts, sql` union all `)}`;
 }
 
-/** The distinct non-null values of a column of the rows, as a JSON array. */
-function distinct(rows: readonly TaskRow[], column: keyof TaskRow): string {
+/** The distinct non-null values of a column of the rows. */
+function distinct(rows: readonly TaskRow[], column: keyof TaskRow): Set<unknown> {
   const out = new Set<unknown>();
   for (const row of rows) if (row[column] !== null) out.add(row[column]);
-  return JSON.stringify([...out]);
+  return out;
 }
 
 /** The rows of one statement back to each task's labels and expansions (ExpansionColumns). */
@@ -195,11 +219,11 @@ export async function expansionsOf(
     pageParts(dialect, joined, String(ws), ids.map(String)),
   );
   const ids = [
-    JSON.stringify(rows.map((r) => r.id)),
-    distinct(rows, 'status_id'),
-    distinct(rows, 'group_id'),
-    distinct(rows, 'project_id'),
-    distinct(rows, 'assigned_to_id'),
+    idList(dialect, distinct(rows, 'id')),
+    idList(dialect, distinct(rows, 'status_id')),
+    idList(dialect, distinct(rows, 'group_id')),
+    idList(dialect, distinct(rows, 'project_id')),
+    idList(dialect, distinct(rows, 'assigned_to_id')),
   ];
   return expansionsByRow(rows, (await run(db, workspaceId, ...ids)) as PartRow[]);
 }
