@@ -21,7 +21,8 @@ function counted<F extends (...args: never[]) => unknown>(original: F): F {
           : typeof first === 'string'
             ? first
             : String((first as { text?: string }).text);
-      statements.push(text);
+      // A new connection's session settings (db/index.ts) are not the request's.
+      if (!text.startsWith('set time zone')) statements.push(text);
     }
     return original.apply(this, args);
   } as F;
