@@ -9,7 +9,8 @@ import type { DB } from './types.ts';
 
 const MARKER = '\u0000prepared-argument:';
 
-type Argument = string | number;
+/** An argument: a value, or on PostgreSQL an array (pg writes it as an array literal). */
+type Argument = string | number | string[];
 
 /**
  * `build(db, ...args)` as a function of (db, ...args) that compiles once per dialect and binds the

@@ -111,10 +111,10 @@ function ofIds(dialect: Dialect, table: string, column: string, ws: string, ids:
     : sql`${t} where ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = any(cast(${ids} as text[]))`;
 }
 
-/** Ids as one argument of ofIds: a JSON array on SQLite, an array literal on PostgreSQL (ids are UUIDs). */
-function idList(dialect: Dialect, ids: Iterable<unknown>): string {
-  const json = JSON.stringify([...ids]);
-  return dialect === 'sqlite' ? json : `{${json.slice(1, -1)}}`;
+/** Ids as one argument of ofIds: a JSON array on SQLite, an array on PostgreSQL (pg writes its literal). */
+function idList(dialect: Dialect, ids: Iterable<unknown>): string | string[] {
+  const list = [...ids] as string[];
+  return dialect === 'sqlite' ? JSON.stringify(list) : list;
 }
 
 function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids: readonly string[]) {
@@ -193,7 +193,7 @@ function expansionsByRow(rows: readonly TaskRow[], found: PartRow[]): ExpansionC
   });
 }
 
-type Argument = string | number;
+type Argument = string | number | string[];
 type Statement<Row> = (db: Kysely<DB>, ...args: Argument[]) => Promise<Row[]>;
 const statements = new Map<string, Statement<unknown>>();
 
