@@ -1,7 +1,7 @@
 // The SQL of a presented task (present.ts): its labels and asked-for expansions (status, team or area,
 // project with its team ids, assignee) in one statement, for a page of rows already read or for one
-// task read by id with them. A page's ids travel as JSON arguments, so the statement's text depends
-// only on the expansions asked for: each of the few texts is built and compiled once
+// task read by id with them. A page's ids travel as one argument per column, so a statement's text
+// depends only on the expansions asked for: each of the few texts is built and compiled once
 // (db/prepared.ts), and PostgreSQL keeps each as a named statement (db/pg-statements.ts).
 // Part of the tasks' repository: it reads the tables of statuses, groups, projects and users by id,
 // as the presenter did through their modules, to save the round trips (docs/architecture.md).
@@ -41,30 +41,26 @@ export function jsonList(value: string | string[] | null | undefined): string[] 
   return typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
 }
 
-/**
- * The select list and joins of the expansions of the tasks of `alias` (any source with the columns
- * id, status_id, group_id, project_id and assigned_to_id), in workspace `ws`.
- */
-function expansionSql(dialect: Dialect, joined: readonly Joined[], ws: string, alias: 'r' | 't') {
-  const a = sql.raw(alias);
+/** The select list and joins of the labels and expansions of task t, in workspace `ws`. */
+function joinedSql(dialect: Dialect, joined: readonly Joined[], ws: string) {
   const sqlite = dialect === 'sqlite';
   // Labels in their team's order; SQLite aggregates in the order of the subquery's rows.
   const labels = sqlite
     ? sql`(select json_group_array(x.label_id) from (select l.label_id from task_label_links l
         join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id
-        where l.workspace_id = ${ws} and l.task_id = ${a}.id order by tl.position) x)`
+        where l.workspace_id = ${ws} and l.task_id = t.id order by tl.position) x)`
     : sql`(select json_agg(l.label_id order by tl.position) from task_label_links l
         join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id
-        where l.workspace_id = ${ws} and l.task_id = ${a}.id)`;
+        where l.workspace_id = ${ws} and l.task_id = t.id)`;
   const columns: RawBuilder<unknown>[] = [sql`${labels} as label_ids`];
   const joins: RawBuilder<unknown>[] = [];
   if (joined.includes('status')) {
     columns.push(sql`s.id as s_id, s.name as s_name, s.stage as s_stage, s.color as s_color`);
-    joins.push(sql`left join task_statuses s on s.workspace_id = ${ws} and s.id = ${a}.status_id`);
+    joins.push(sql`left join task_statuses s on s.workspace_id = ${ws} and s.id = t.status_id`);
   }
   if (joined.includes('group')) {
     columns.push(sql`g.id as g_id, g.name as g_name, g.public_id as g_public_id`);
-    joins.push(sql`left join groups g on g.workspace_id = ${ws} and g.id = ${a}.group_id`);
+    joins.push(sql`left join groups g on g.workspace_id = ${ws} and g.id = t.group_id`);
   }
   if (joined.includes('project')) {
     // The project's teams decide whether the caller sees it (projects/visibility.ts), in present.ts.
@@ -74,11 +70,11 @@ function expansionSql(dialect: Dialect, joined: readonly Joined[], ws: string, a
       : sql`(select json_agg(pt.group_id) from project_teams pt
           where pt.workspace_id = ${ws} and pt.project_id = p.id)`;
     columns.push(sql`p.id as p_id, p.name as p_name, ${teams} as p_teams`);
-    joins.push(sql`left join projects p on p.workspace_id = ${ws} and p.id = ${a}.project_id`);
+    joins.push(sql`left join projects p on p.workspace_id = ${ws} and p.id = t.project_id`);
   }
   if (joined.includes('assignee')) {
     columns.push(sql`u.id as u_id, u.name as u_name, u.email as u_email`);
-    joins.push(sql`left join users u on u.workspace_id = ${ws} and u.id = ${a}.assigned_to_id`);
+    joins.push(sql`left join users u on u.workspace_id = ${ws} and u.id = t.assigned_to_id`);
   }
   return { columns: sql.join(columns), joins: joins.length > 0 ? sql.join(joins, sql` `) : sql`` };
 }
@@ -119,7 +115,7 @@ function idList(dialect: Dialect, ids: Iterable<unknown>): string | string[] {
 
 function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids: readonly string[]) {
   const [tasks, statuses, groups, projects, users] = ids as [string, string, string, string, string];
-  // The labels' join stays a join (`where` would follow it on PostgreSQL), so the links come first.
+  // The links with their labels (for the order): on PostgreSQL the join comes before the `where`.
   const links =
     dialect === 'sqlite'
       ? sql`json_each(${tasks}) j join task_label_links l on l.workspace_id = ${ws} and l.task_id = j.value
@@ -182,6 +178,7 @@ function expansionsByRow(rows: readonly TaskRow[], found: PartRow[]): ExpansionC
     const g = byKind.get(`g:${row.group_id}`);
     const p = row.project_id === null ? undefined : byKind.get(`p:${row.project_id}`);
     const u = row.assigned_to_id === null ? undefined : byKind.get(`u:${row.assigned_to_id}`);
+    // In their team's order, as a task's own statement aggregates them.
     const own = (labels.get(row.id) ?? []).sort((x, y) => x.position - y.position);
     return {
       label_ids: own.map((l) => l.id),
@@ -238,7 +235,7 @@ export async function findTaskExpanded(
 ): Promise<(TaskRow & ExpansionColumns) | undefined> {
   const byId = 'id' in ref;
   const run = statement(`${dialect}:${byId ? 'id' : 'public_id'}:${joined.join(',')}`, (ws, key) => {
-    const { columns, joins } = expansionSql(dialect, joined, String(ws), 't');
+    const { columns, joins } = joinedSql(dialect, joined, String(ws));
     const where = byId ? sql`t.id = ${key}` : sql`t.public_id = ${key}`;
     return sql<TaskRow & ExpansionColumns>`select ${sql.raw(TASK_COLUMNS.join(', '))}, ${columns}
         from tasks t ${joins} where t.workspace_id = ${ws} and ${where}`;
