@@ -19,7 +19,8 @@ async function check(database: Database, request: FastifyRequest): Promise<Auth 
   const token = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)?.[1];
   if (!token) return unauthenticated('The Authorization header must be Bearer <token>', 'invalid_request');
   return (
-    (await authenticate(database.db, token)) ?? unauthenticated('The API token is not valid', 'invalid_token')
+    (await authenticate(database.db, database.dialect, token)) ??
+    unauthenticated('The API token is not valid', 'invalid_token')
   );
 }
 

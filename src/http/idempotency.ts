@@ -56,13 +56,23 @@ function reused(): AppError {
 
 export function registerIdempotency(app: FastifyInstance, database: Database): void {
   const { db } = database;
-  app.addHook('preHandler', async (request, reply) => claimOrReplay(db, request, reply));
-  app.addHook('onSend', async (request, reply, payload) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) =>
+    claimOrReplay(db, request, reply);
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
     await keepAnswer(db, request, reply, payload, claim);
     return payload;
+  };
+  // Only a POST takes a key, so only POST routes get the hooks (a GET pays nothing for them). Route
+  // hooks run after the global ones of their kind: the claim after every global preHandler (there are
+  // none) and before rich-text.ts's (registered later, so appended after this), and the answer is
+  // kept after etag.ts has tagged it.
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST')) return;
+    route.preHandler = [...hooksOf(route.preHandler), preHandler];
+    route.onSend = [...hooksOf(route.onSend), onSend];
   });
 
   // Keys older than 24 hours are purged by whichever process gets there (it is the same work).
@@ -73,6 +83,11 @@ export function registerIdempotency(app: FastifyInstance, database: Database): v
       .catch((error) => app.log.error({ err: error }, 'cannot purge idempotency keys'));
   }, PURGE_EVERY_MS).unref();
   app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** A route's hooks of one kind as a list (Fastify takes one function or several). */
+export function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : ([hooks].flat() as H[]);
 }
 
 /** Before a POST with a key runs: claim the key, or answer as its first request did. */

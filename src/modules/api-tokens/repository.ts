@@ -1,7 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Dialect } from '../../db/index.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { ApiTokensTable, DB, WorkspaceRole } from '../../db/types.ts';
 import type { RowKind } from '../../preconditions.ts';
+import type { GroupMembership } from '../groups/repository.ts';
 
 export type TokenRow = Selectable<ApiTokensTable>;
 
@@ -26,34 +28,75 @@ export interface TokenOwner {
   user_name: string;
   user_email: string;
   user_role: WorkspaceRole;
+  /** The workspace's groups with the user's membership (groups/lookup.ts knownGroupVisibility). */
+  groups: GroupsJson;
 }
 
-/** The token lookup every request runs: built once (db/prepared.ts). */
-const activeTokenByHash = prepared((db: Kysely<DB>, hash: string) =>
-  db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users as u', (j) =>
-      j.onRef('u.workspace_id', '=', 't.workspace_id').onRef('u.id', '=', 't.user_id'),
-    )
-    .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
-    .where('t.token_hash', '=', hash)
-    .where('t.revoked_at', 'is', null)
-    .select([
-      't.id as token_id',
-      't.last_used_at as token_last_used_at',
-      'w.id as workspace_id',
-      'w.name as workspace_name',
-      'w.code as workspace_code',
-      'u.id as user_id',
-      'u.name as user_name',
-      'u.email as user_email',
-      'u.role as user_role',
-    ]),
-);
+/**
+ * The workspace's groups as [id, kind, privacy, the user's role or null], a JSON array: text on
+ * SQLite, parsed on PostgreSQL (null when the workspace has none).
+ */
+type GroupsJson = string | GroupMembership[] | null;
+
+/** What every request needs to know of its caller's groups for the visibility rules (groups/lookup.ts). */
+export function groupsOf(owner: TokenOwner): GroupMembership[] {
+  if (owner.groups === null) return [];
+  const rows = typeof owner.groups === 'string' ? (JSON.parse(owner.groups) as unknown[][]) : owner.groups;
+  return rows.map(
+    (r) => (Array.isArray(r) ? { id: r[0], kind: r[1], privacy: r[2], role: r[3] } : r) as GroupMembership,
+  );
+}
+
+/**
+ * The caller's groups, read with the token so that a request's visibility rules cost no round trip
+ * of their own. SQLite builds the JSON with json_group_array, PostgreSQL with json_agg.
+ */
+function groupsColumn(dialect: Dialect) {
+  const row =
+    dialect === 'sqlite'
+      ? sql`json_array(g.id, g.kind, g.privacy, m.role)`
+      : sql`json_build_array(g.id, g.kind, g.privacy, m.role)`;
+  const all = dialect === 'sqlite' ? sql`json_group_array(${row})` : sql`json_agg(${row})`;
+  return sql<GroupsJson>`(select ${all} from groups g left join group_members m
+    on m.workspace_id = g.workspace_id and m.group_id = g.id and m.user_id = t.user_id
+    where g.workspace_id = t.workspace_id)`;
+}
+
+/** The token lookup every request runs, with the caller's groups: built once (db/prepared.ts). */
+function tokenLookup(dialect: Dialect) {
+  return prepared((db: Kysely<DB>, hash: string) =>
+    db
+      .selectFrom('api_tokens as t')
+      .innerJoin('users as u', (j) =>
+        j.onRef('u.workspace_id', '=', 't.workspace_id').onRef('u.id', '=', 't.user_id'),
+      )
+      .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
+      .where('t.token_hash', '=', hash)
+      .where('t.revoked_at', 'is', null)
+      .select([
+        't.id as token_id',
+        't.last_used_at as token_last_used_at',
+        'w.id as workspace_id',
+        'w.name as workspace_name',
+        'w.code as workspace_code',
+        'u.id as user_id',
+        'u.name as user_name',
+        'u.email as user_email',
+        'u.role as user_role',
+        groupsColumn(dialect).as('groups'),
+      ]),
+  );
+}
+
+const tokenLookups = { sqlite: tokenLookup('sqlite'), postgres: tokenLookup('postgres') };
 
 /** The one lookup that is not scoped by workspace: a token is how a request finds its workspace. */
-export async function findActiveTokenByHash(db: Kysely<DB>, hash: string): Promise<TokenOwner | undefined> {
-  return (await activeTokenByHash(db, hash))[0];
+export async function findActiveTokenByHash(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  hash: string,
+): Promise<TokenOwner | undefined> {
+  return (await tokenLookups[dialect](db, hash))[0];
 }
 
 export async function revokeToken(

@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Auth, type Context, now } from '../../context.ts';
+import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
 import { loadById } from '../../preconditions.ts';
+import * as groups from '../groups/lookup.ts';
 import * as users from '../users/service.ts';
 import { canIssueTokenFor, canRevokeToken } from './policy.ts';
 import type { TokenRow } from './repository.ts';
@@ -87,8 +89,8 @@ export async function revokeToken(ctx: Context, ref: string): Promise<void> {
 // token so that authentication stays a read.
 const TOUCH_INTERVAL_MS = 60_000;
 
-export async function authenticate(db: Kysely<DB>, token: string): Promise<Auth | null> {
-  const found = await repo.findActiveTokenByHash(db, hashToken(token));
+export async function authenticate(db: Kysely<DB>, dialect: Dialect, token: string): Promise<Auth | null> {
+  const found = await repo.findActiveTokenByHash(db, dialect, hashToken(token));
   if (!found) return null;
   const at = now();
   const last = found.token_last_used_at ? Date.parse(found.token_last_used_at) : 0;
@@ -96,7 +98,7 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Auth 
     await repo.touchToken(db, found.workspace_id, found.token_id, at);
     await users.touchUser(db, found.workspace_id, found.user_id, at);
   }
-  return {
+  const auth: Auth = {
     workspace: { id: found.workspace_id, name: found.workspace_name, code: Number(found.workspace_code) },
     actor: {
       id: found.user_id,
@@ -106,4 +108,6 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Auth 
       tokenId: found.token_id,
     },
   };
+  groups.knownGroupVisibility(auth, repo.groupsOf(found));
+  return auth;
 }

@@ -4,7 +4,7 @@ import { type Context, perRequest } from '../../context.ts';
 import type { VisibilityRule } from '../../db/listing.ts';
 import type { MemberRole, Privacy } from '../../db/types.ts';
 import { canSeeGroup, groupScope } from './policy.ts';
-import type { GroupRow, LabelRow, StatusRow } from './repository.ts';
+import type { GroupMembership, GroupRow, LabelRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 export interface GroupVisibility {
@@ -22,13 +22,25 @@ export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
   return perRequest(ctx, 'groups.visibility', () => loadVisibility(ctx));
 }
 
+/**
+ * The caller's visibility from its groups read with its token (api-tokens/service.ts authenticate),
+ * for this request's reads outside a transaction; a transaction forgets it (context.ts
+ * forgetRequestMemos) and reads the groups again itself.
+ */
+export function knownGroupVisibility(auth: Pick<Context, 'actor'>, rows: GroupMembership[]): void {
+  void perRequest(auth, 'groups.visibility', async () => visibilityOf(auth.actor, rows));
+}
+
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
-  const rows = await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id);
+  return visibilityOf(ctx.actor, await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id));
+}
+
+function visibilityOf(actor: Context['actor'], rows: GroupMembership[]): GroupVisibility {
   const visible = new Set<string>();
   const visibleTeams = new Set<string>();
   const invisible: string[] = [];
   for (const r of rows) {
-    if (canSeeGroup(ctx.actor, { privacy: r.privacy }, r.role ?? null)) {
+    if (canSeeGroup(actor, { privacy: r.privacy }, r.role ?? null)) {
       visible.add(r.id);
       if (r.kind === 'team') visibleTeams.add(r.id);
     } else invisible.push(r.id);

@@ -10,6 +10,8 @@ import type {
   GroupKind,
   GroupMembersTable,
   GroupsTable,
+  MemberRole,
+  Privacy,
   TaskLabelsTable,
   TaskStatusesTable,
 } from '../../db/types.ts';
@@ -307,9 +309,18 @@ export function nameMatches(search: SearchProvider, words: string[], mode: Match
   return search.matches(GROUP_TARGET, 'g', [{ field: 'name', words }], mode);
 }
 
+/** A group of the workspace with the user's membership role in it (null when not a member). */
+export interface GroupMembership {
+  id: string;
+  kind: GroupKind;
+  privacy: Privacy;
+  role: MemberRole | null;
+}
+
 /**
  * Every group of the workspace with the user's membership role in it (null when not a member).
- * Nearly every request runs it (the visibility rules): built once (db/prepared.ts).
+ * Every request that checks visibility needs it: read with the token (api-tokens/repository.ts),
+ * and by this query within a transaction, which reads what it relies on itself. Built once.
  */
 export const groupsWithMembership = prepared((db: Kysely<DB>, workspaceId: string, userId: string) =>
   db

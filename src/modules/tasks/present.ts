@@ -1,75 +1,92 @@
-// Tasks to API objects. Labels and every asked-for expansion are loaded for the whole page at once.
+// Tasks to API objects. Labels and every asked-for expansion come with one statement for the whole
+// page (expansions.ts); a task read by id comes with them in the statement that finds it.
 import type { Context } from '../../context.ts';
-import { byId } from '../../db/rows.ts';
+import { notFound } from '../../http/errors.ts';
+import { numberRef } from '../../http/ids.ts';
 import type { Presentation } from '../../http/query.ts';
 import * as groups from '../groups/lookup.ts';
-import * as projects from '../projects/service.ts';
-import * as users from '../users/service.ts';
+import { projectVisibility } from '../projects/visibility.ts';
+import {
+  type ExpansionColumns,
+  expansionsOf,
+  findTaskExpanded,
+  type Joined,
+  jsonList,
+} from './expansions.ts';
 import type { TaskRow } from './repository.ts';
 import type { Task, TaskExpansion } from './schema.ts';
-import { labelsOf } from './service.ts';
+import { taskFacts, taskVisibility } from './visibility.ts';
 
 export type TaskPresentation = Presentation<TaskExpansion>;
+
+/** What a page's tasks are presented with besides their expansions. */
+interface Seen {
+  /** The caller's visible teams: a task's group is a team, or an area (which names its fields). */
+  visibleTeams: Set<string>;
+  /** Whether the caller sees a project with these teams; only when the project is expanded. */
+  seesProject?: (teamIds: string[]) => boolean;
+}
 
 export async function presentTasks(
   ctx: Context,
   rows: TaskRow[],
   { expand, includeMarkdown }: TaskPresentation,
 ): Promise<Task[]> {
-  const loaded = await loadExpansions(ctx, rows, expand);
-  return rows.map((row) => presentTask(row, loaded, includeMarkdown));
-}
-
-/** What a page's tasks are presented with: labels, the asked-for expansions by id, group visibility. */
-type Loaded = Awaited<ReturnType<typeof loadExpansions>>;
-
-async function loadExpansions(ctx: Context, rows: TaskRow[], expand: TaskPresentation['expand']) {
-  // Independent lookups, run together: on PostgreSQL outside a transaction each takes its own
-  // connection, so a page costs one round trip of waiting rather than five.
-  const [labels, statuses, teams, visibleProjects, assignees, visibility] = await Promise.all([
-    labelsOf(
-      ctx,
-      rows.map((r) => r.id),
-    ),
-    expand.has('status')
-      ? groups
-          .statusesByIds(
-            ctx,
-            rows.map((r) => r.status_id),
-          )
-          .then(byId)
-      : undefined,
-    expand.has('team') || expand.has('area')
-      ? groups
-          .groupsByIds(
-            ctx,
-            rows.map((r) => r.group_id),
-          )
-          .then(byId)
-      : undefined,
-    // A task can sit in a project the caller cannot see: its expansion is then null.
-    expand.has('project')
-      ? projects.visibleProjects(
-          ctx,
-          rows.flatMap((r) => (r.project_id ? [r.project_id] : [])),
-        )
-      : undefined,
-    expand.has('assignee')
-      ? users
-          .usersByIds(
-            ctx,
-            rows.flatMap((r) => (r.assigned_to_id ? [r.assigned_to_id] : [])),
-          )
-          .then(byId)
-      : undefined,
-    // A task's group is a team, or an area for a task made from a template: which names its fields.
-    groups.groupVisibility(ctx),
+  const [expansions, seen] = await Promise.all([
+    rows.length > 0
+      ? expansionsOf(ctx.db, ctx.dialect, ctx.workspace.id, rows, joinedOf(expand))
+      : ([] as ExpansionColumns[]),
+    seenBy(ctx, expand),
   ]);
-  return { labels, statuses, teams, visibleProjects, assignees, visibility };
+  return rows.map((row, i) => presentTask(row, expansions[i]!, seen, expand, includeMarkdown));
 }
 
-function presentTask(row: TaskRow, loaded: Loaded, includeMarkdown: boolean): Task {
-  const isArea = !loaded.visibility.visibleTeams.has(row.group_id);
+/**
+ * GET /v1/tasks/{id}: the task the caller may see (deleted or not; anything else is 404, as
+ * service.loadVisibleTask), found with its expansions in one statement and presented.
+ */
+export async function presentVisibleTask(
+  ctx: Context,
+  ref: string,
+  { expand, includeMarkdown }: TaskPresentation,
+): Promise<Task> {
+  const parsed = numberRef(ref);
+  if (!parsed) throw notFound('Task');
+  const [row, rule, seen] = await Promise.all([
+    findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
+    taskVisibility(ctx),
+    seenBy(ctx, expand),
+  ]);
+  if (!row || !rule.sees(taskFacts(row))) throw notFound('Task');
+  return presentTask(row, row, seen, expand, includeMarkdown);
+}
+
+function joinedOf(expand: TaskPresentation['expand']): Joined[] {
+  const joined: Joined[] = [];
+  if (expand.has('status')) joined.push('status');
+  if (expand.has('team') || expand.has('area')) joined.push('group');
+  if (expand.has('project')) joined.push('project');
+  if (expand.has('assignee')) joined.push('assignee');
+  return joined;
+}
+
+async function seenBy(ctx: Context, expand: TaskPresentation['expand']): Promise<Seen> {
+  const [visibility, projects] = await Promise.all([
+    groups.groupVisibility(ctx),
+    // A task can sit in a project the caller cannot see: its expansion is then null.
+    expand.has('project') ? projectVisibility(ctx) : undefined,
+  ]);
+  return { visibleTeams: visibility.visibleTeams, seesProject: projects?.sees };
+}
+
+function presentTask(
+  row: TaskRow,
+  e: ExpansionColumns,
+  seen: Seen,
+  expand: TaskPresentation['expand'],
+  includeMarkdown: boolean,
+): Task {
+  const isArea = !seen.visibleTeams.has(row.group_id);
   const out: Task = {
     id: row.id,
     publicId: Number(row.public_id),
@@ -87,32 +104,34 @@ function presentTask(row: TaskRow, loaded: Loaded, includeMarkdown: boolean): Ta
     statusId: row.status_id,
     assignedToId: row.assigned_to_id,
     repeatId: row.repeat_id,
-    labelIds: loaded.labels.get(row.id) ?? [],
+    labelIds: jsonList(e.label_ids),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
   };
-  addExpansions(out, row, isArea, loaded);
+  addExpansions(out, e, isArea, seen, expand);
   return out;
 }
 
-/** The asked-for expansions of one task (those in `loaded`) onto its API object. */
-function addExpansions(out: Task, row: TaskRow, isArea: boolean, loaded: Loaded): void {
-  const { statuses, teams, visibleProjects, assignees } = loaded;
-  if (statuses) {
-    const s = statuses.get(row.status_id)!;
-    out.status = { id: s.id, name: s.name, stage: s.stage, color: s.color };
+/** The asked-for expansions of one task onto its API object. */
+function addExpansions(
+  out: Task,
+  e: ExpansionColumns,
+  isArea: boolean,
+  seen: Seen,
+  expand: TaskPresentation['expand'],
+): void {
+  if (expand.has('status')) {
+    out.status = { id: e.s_id!, name: e.s_name!, stage: e.s_stage!, color: e.s_color! };
   }
-  if (teams) {
-    const g = teams.get(row.group_id)!;
-    out[isArea ? 'area' : 'team'] = { id: g.id, name: g.name, publicId: g.public_id };
+  if (expand.has('team') || expand.has('area')) {
+    out[isArea ? 'area' : 'team'] = { id: e.g_id!, name: e.g_name!, publicId: e.g_public_id! };
   }
-  if (visibleProjects) {
-    const p = row.project_id ? visibleProjects.get(row.project_id) : undefined;
-    out.project = p ? { id: p.id, name: p.name } : null;
+  if (seen.seesProject) {
+    const visible = e.p_id && seen.seesProject(jsonList(e.p_teams));
+    out.project = visible ? { id: e.p_id!, name: e.p_name! } : null;
   }
-  if (assignees) {
-    const u = row.assigned_to_id ? assignees.get(row.assigned_to_id) : undefined;
-    out.assignee = u ? { id: u.id, name: u.name, email: u.email } : null;
+  if (expand.has('assignee')) {
+    out.assignee = e.u_id ? { id: e.u_id, name: e.u_name!, email: e.u_email! } : null;
   }
 }

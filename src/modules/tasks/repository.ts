@@ -50,6 +50,9 @@ const COLUMNS = [
   't.deleted_at',
 ] as const;
 
+/** A task's columns on alias t (tasks/expansions.ts selects them beside the expansions). */
+export const TASK_COLUMNS = COLUMNS;
+
 /**
  * Task searches and lists: most recently changed first, which is seq order (seq is renumbered on
  * every change), so a page is one index walk and the cursor is one number.

@@ -8,7 +8,7 @@ import { Empty, errors, IdParams } from '../../http/schemas.ts';
 import { registerSearchRoute } from '../../http/search-route.ts';
 import { runBatch } from './batch.ts';
 import { COUNTER_QUEUE } from './counts.ts';
-import { presentTasks } from './present.ts';
+import { presentTasks, presentVisibleTask } from './present.ts';
 import {
   TASK_EXPANSIONS,
   TaskBatchBody,
@@ -47,7 +47,8 @@ export default async function taskRoutes(app: App): Promise<void> {
         (ctx) => service.upsertTask(ctx, request.body),
         { queue },
       );
-      // The row as written; its expansions are read after the commit, side by side (present.ts).
+      // The row as written; its labels and expansions are read after the commit, in one statement
+      // (present.ts).
       const [out] = await presentTasks(readContext(database, auth(request)), [row], presentation);
       return reply.code(created ? 201 : 200).send(out);
     },
@@ -125,9 +126,9 @@ export default async function taskRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const ctx = readContext(database, auth(request));
-      const row = await service.loadVisibleTask(ctx, request.params.id);
-      return (await presentTasks(ctx, [row], parsePresentation(request.query, TASK_EXPANSIONS)))[0];
+      // The task with its expansions in one statement (present.ts).
+      const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
+      return presentVisibleTask(readContext(database, auth(request)), request.params.id, presentation);
     },
   );
 

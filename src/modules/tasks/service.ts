@@ -406,10 +406,6 @@ export async function restoreTask(ctx: Context, ref: string): Promise<TaskRow> {
   return row;
 }
 
-export function labelsOf(ctx: Context, taskIds: string[]): Promise<Map<string, string[]>> {
-  return repo.labelIdsOf(ctx.db, ctx.workspace.id, taskIds);
-}
-
 /** How many tasks use each status (a team's status cannot be removed while tasks use it). */
 export function countByStatus(ctx: Context, statusIds: string[]): Promise<Map<string, number>> {
   return repo.countByStatus(ctx.db, ctx.workspace.id, statusIds);
