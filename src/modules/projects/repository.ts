@@ -79,6 +79,39 @@ export function findProjects(db: Kysely<DB>, workspaceId: string, ids: string[])
     .execute();
 }
 
+/**
+ * Projects by id with their teams' ids in order, in one statement (a project without teams has none):
+ * a write that checks a project it names needs both.
+ */
+export async function findProjectsWithTeams(
+  db: Kysely<DB>,
+  workspaceId: string,
+  ids: string[],
+): Promise<{ row: ProjectRow; teamIds: string[] }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('projects as p')
+    .leftJoin('project_teams as pt', (join) =>
+      join.onRef('pt.workspace_id', '=', 'p.workspace_id').onRef('pt.project_id', '=', 'p.id'),
+    )
+    .select([...COLUMNS, 'pt.group_id as team_id'])
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.id', 'in', ids)
+    .orderBy('p.id')
+    .orderBy('pt.position')
+    .execute();
+  const found = new Map<string, { row: ProjectRow; teamIds: string[] }>();
+  for (const { team_id, ...row } of rows) {
+    let project = found.get(row.id);
+    if (!project) {
+      project = { row, teamIds: [] };
+      found.set(row.id, project);
+    }
+    if (team_id !== null) project.teamIds.push(team_id);
+  }
+  return [...found.values()];
+}
+
 export async function slugsStartingWith(
   db: Kysely<DB>,
   workspaceId: string,

@@ -79,23 +79,16 @@ export async function visibleProjects(ctx: Context, ids: string[]): Promise<Map<
   return new Map([...found].map(([id, { row }]) => [id, row]));
 }
 
-/** The same, with each project's team ids in order (read for the check anyway). */
+/** The same, with each project's team ids in order (read for the check anyway, in one statement). */
 export async function visibleProjectsWithTeams(
   ctx: Context,
   ids: string[],
 ): Promise<Map<string, { row: ProjectRow; teamIds: string[] }>> {
-  const unique = [...new Set(ids)];
-  const [rows, teams, rule] = await Promise.all([
-    repo.findProjects(ctx.db, ctx.workspace.id, unique),
-    repo.teamsOf(ctx.db, ctx.workspace.id, unique),
+  const [found, rule] = await Promise.all([
+    repo.findProjectsWithTeams(ctx.db, ctx.workspace.id, [...new Set(ids)]),
     projectVisibility(ctx),
   ]);
-  const out = new Map<string, { row: ProjectRow; teamIds: string[] }>();
-  for (const row of rows) {
-    const teamIds = teams.get(row.id) ?? [];
-    if (rule.sees(teamIds)) out.set(row.id, { row, teamIds });
-  }
-  return out;
+  return new Map(found.filter((p) => rule.sees(p.teamIds)).map((p) => [p.row.id, p]));
 }
 
 export async function teamIdsOf(ctx: Context, projectIds: string[]): Promise<Map<string, string[]>> {
