@@ -17,7 +17,7 @@
 //    decided as it always was, so the answers are the same;
 // 4. a tier without a driver (a related-name field in a disjunction; a prefix of too many words)
 //    is asked as before, and the planner chooses.
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   type KeyValue,
   type Page,
@@ -35,7 +35,9 @@ import type { MatchMode } from './index.ts';
 import { pageTiers, SQL_LOGIC, type TierOrTotal, tierCondition, tiersFor } from './tiers.ts';
 
 /** A field of a words search: a text field's words, or a condition (related names; null: none). */
-export type WordField = { field: string; words: string[]; condition: Condition } | { condition: Condition | null };
+export type WordField =
+  | { field: string; words: string[]; condition: Condition }
+  | { condition: Condition | null };
 
 /** A search answered by walking word rows (TsvectorProvider.taggedPage). */
 export interface WordSearch {
@@ -128,7 +130,11 @@ async function fieldCandidates<R>(
  * The driver of a disjunction (some field): one candidate of each field, together; none when a
  * field has none. (A conjunction's is the smallest candidate of any field.)
  */
-async function eachField<R>(ctx: TaggedListContext, source: TaggedSource<R>, fields: Key[][][]): Promise<Driver> {
+async function eachField<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  fields: Key[][][],
+): Promise<Driver> {
   if (fields.some((candidates) => candidates.length === 0)) return null;
   const chosen = await Promise.all(fields.map((candidates) => smallest(ctx, source, candidates)));
   return chosen.every((d) => d !== null) ? chosen.flat() : null;
@@ -139,7 +145,11 @@ async function eachField<R>(ctx: TaggedListContext, source: TaggedSource<R>, fie
  * have more, the first field's (names are shorter than descriptions, so a word is rarer there), then
  * the longest word (the longer, the rarer, as a rule).
  */
-async function smallest<R>(ctx: TaggedListContext, source: TaggedSource<R>, candidates: Key[][]): Promise<Driver> {
+async function smallest<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  candidates: Key[][],
+): Promise<Driver> {
   if (candidates.length <= 1) return candidates[0] ?? null;
   // A word no row has: the conjunction matches nothing.
   const empty = candidates.find((keys) => keys.length === 0);
@@ -195,24 +205,48 @@ async function expand<R>(
 }
 
 /**
- * The driver's seqs newest first (or oldest, as the order says), strictly after `after`: one index
- * range per key, merged; distinct when a row can be in two of them.
+ * Up to n seqs of rows meeting `where`, after `after`, in the listing's order, as one statement: each
+ * key's rows walked in order, each joined to its row and tested, and stopped after n (so each walk is
+ * the plan of one index range and a nested loop, whatever the statistics say); the walks merged, and
+ * the first n kept. PostgreSQL merges limited, ordered walks lazily (Merge Append), so a walk past
+ * the page is not read. A row under two keys (a task with `plan` and `planning`; one matching both
+ * fields) is walked under the first of them only: the others leave out rows holding an earlier key.
  */
-function stream<R>(
+function walk<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
   keys: Key[],
+  where: Condition[],
   after: KeyValue | undefined,
+  n: number,
 ): RawBuilder<unknown> {
+  const { target, alias } = source;
   const desc = source.listing.order.columns[0]!.dir === 'desc';
-  const beyond = after === undefined ? sql`` : sql`and seq ${sql.raw(desc ? '<' : '>')} ${after}`;
-  const ranges = keys.map(
-    (k) => sql`select seq from ${sql.table(source.target.words)}
-      where workspace_code = ${ctx.workspace.code} and field = ${k.field} and word = ${k.word} ${beyond}`,
-  );
   const direction = sql.raw(desc ? 'desc' : 'asc');
-  if (ranges.length === 1) return sql`${ranges[0]} order by seq ${direction}`;
-  return sql`select distinct seq from (${sql.join(ranges, sql` union all `)}) k order by seq ${direction}`;
+  const beyond = after === undefined ? sql`` : sql`and w.seq ${sql.raw(desc ? '<' : '>')} ${after}`;
+  const walks = keys.map((k, i) => {
+    const tests = [...where, ...notUnder(source, keys.slice(0, i))];
+    return sql`(select w.seq from ${sql.table(target.words)} w cross join lateral (
+        select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
+        where ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = w.seq
+        and ${sql.join(tests, sql` and `)} offset 0) x
+      where w.workspace_code = ${ctx.workspace.code} and w.field = ${k.field} and w.word = ${k.word} ${beyond}
+      order by w.seq ${direction} limit ${n})`;
+  });
+  return sql`select seq from (${sql.join(walks, sql` union all `)}) d order by seq ${direction} limit ${n}`;
+}
+
+/**
+ * Rows holding none of these exact words, tested on the row's own tsvectors (tsvector.ts's
+ * `<field>_tsv`; a query word without `:*` is an exact word).
+ */
+function notUnder<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
+  const byField = Map.groupBy(keys, (k) => k.field);
+  return [...byField].map(([field, ks]) => {
+    const vector = sql.ref(`${source.alias}.${source.target.fields[field]}_tsv`);
+    const query = ks.map((k) => `'${k.word}'`).join(' | ');
+    return sql<SqlBool>`not (${vector} @@ ${query}::tsquery)`;
+  });
 }
 
 /** Up to n seqs of rows meeting `where`, after `after`, in the listing's order. */
@@ -225,14 +259,17 @@ async function seqPage<R>(
   n: number,
 ): Promise<number[]> {
   if (driver === null) {
-    const rows = await source.listing.page(ctx.db, ctx.workspace.id, where, after === undefined ? undefined : [after], n);
+    const rows = await source.listing.page(
+      ctx.db,
+      ctx.workspace.id,
+      where,
+      after === undefined ? undefined : [after],
+      n,
+    );
     return rows.map((r) => Number(source.listing.order.keyOf(r)[0]));
   }
   if (driver.length === 0) return [];
-  const desc = source.listing.order.columns[0]!.dir === 'desc';
-  const { rows } = await sql<{ seq: string }>`select d.seq from (${stream(ctx, source, driver, after)}) d
-    ${joined(ctx, source)} where ${sql.join(where, sql` and `)}
-    order by d.seq ${sql.raw(desc ? 'desc' : 'asc')} limit ${n}`.execute(ctx.db);
+  const { rows } = await sql<{ seq: string }>`${walk(ctx, source, driver, where, after, n)}`.execute(ctx.db);
   return rows.map((r) => Number(r.seq));
 }
 
@@ -246,14 +283,7 @@ async function countUpTo<R>(
 ): Promise<number> {
   if (driver === null) return source.listing.count(ctx.db, ctx.workspace.id, where, cap);
   if (driver.length === 0) return 0;
-  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from
-    (${stream(ctx, source, driver, undefined)}) d ${joined(ctx, source)}
-    where ${sql.join(where, sql` and `)} limit ${cap + 1}) m`.execute(ctx.db);
+  const { rows } = await sql<{ n: string }>`select count(*) as n from
+    (${walk(ctx, source, driver, where, undefined, cap + 1)}) m`.execute(ctx.db);
   return Number(rows[0]?.n ?? 0);
-}
-
-function joined<R>(ctx: TaggedListContext, source: TaggedSource<R>) {
-  const { target, alias } = source;
-  return sql`join ${sql.table(target.table)} ${sql.raw(alias)}
-    on ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = d.seq`;
 }
