@@ -87,6 +87,7 @@ export const NOT_EXPORTED = [
   'kysely_migration',
   'kysely_migration_lock',
   'tasks_fts_terms',
+  'task_terms',
   'task_words',
 ];
 

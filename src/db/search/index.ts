@@ -35,11 +35,13 @@ export interface PlainTarget extends Target {
  * (fts5.ts) and never with `matches`. On PostgreSQL its tsvector columns are set by the row's own
  * INSERT or UPDATE (`TaggedSearchIndex.columns`): a second UPDATE for the index would write every
  * row twice, with a dead version and a second entry in each of the table's indexes. Triggers copy
- * the vectors' words into `words`, in which a word's rows are in seq order (word-walk.ts).
+ * the vectors' words into `terms` and `words`, in which a word's rows are in seq order (word-walk.ts).
  */
 export interface TaggedTarget extends Target {
   tagged: true;
-  /** PostgreSQL: the (workspace_code, field, word, seq) table; a field is its index in `fields`. */
+  /** PostgreSQL: the words ever indexed, numbered (workspace_code, field, word → id). */
+  terms: string;
+  /** PostgreSQL: the (term, seq) rows of every row's words; a term's field is its index in `fields`. */
   words: string;
 }
 

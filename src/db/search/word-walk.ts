@@ -5,10 +5,10 @@
 // tested, costs one row per task between two matches: fine while a word is spread evenly, but after a
 // burst of writes without it (40,000 new tasks) every page reads the burst first (~200 ms). GIN finds
 // the matches but in no order, so a common word costs all of its matches. The words table (migration
-// 0011: `(workspace_code, field, word, seq)`, kept by triggers) is both: the rows of one word, already
-// in seq order. So, as SQLite does with `tasks_fts_terms` (fts5.ts):
-// 1. each query word is expanded into the indexed words it is a prefix of (a skip through the key:
-//    one index descent per distinct word, at most MAX_TERMS);
+// 0011: `(term, seq)`, kept by triggers) is both: the rows of one word, already in seq order. So, as
+// SQLite does with `tasks_fts_terms` (fts5.ts):
+// 1. each query word is expanded into the indexed words it is a prefix of (a range of the terms
+//    table's key, at most MAX_TERMS);
 // 2. each tier (tiers.ts) gets a driver: a set of exact words whose rows include every row the tier
 //    can match. A conjunction needs one field's one word (the smallest), a disjunction every field's;
 // 3. the page walks the driver's rows newest first (a merge of index ranges), joins each to its row
@@ -53,8 +53,9 @@ const MAX_TERMS = 64;
 /** Below this many rows a word is counted exactly when choosing a conjunction's driver. */
 const SMALL = 1000;
 
-/** One exact word of one field: a range of the words table's key, in seq order. */
+/** One exact word of one field (a term): a range of the words table's key, in seq order. */
 interface Key {
+  term: number;
   field: number;
   word: string;
 }
@@ -158,7 +159,7 @@ async function smallest<R>(
     candidates.map(
       (keys, i) =>
         sql`(select count(*) from (select 1 from ${sql.table(source.target.words)}
-          where ${keyMatch(ctx, keys)} limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
+          where term = any(${keys.map((k) => k.term)}::int[]) limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
     ),
   );
   const { rows } = await sql<Record<string, string>>`select ${counts}`.execute(ctx.db);
@@ -173,18 +174,9 @@ async function smallest<R>(
   return rank[0]!.keys;
 }
 
-/** The keys' rows of this workspace: for each field, `word = any(…)`. */
-function keyMatch(ctx: TaggedListContext, keys: Key[]): RawBuilder<unknown> {
-  const byField = Map.groupBy(keys, (k) => k.field);
-  const parts = [...byField].map(
-    ([field, ks]) => sql`(field = ${field} and word = any(${ks.map((k) => k.word)}::text[]))`,
-  );
-  return sql`workspace_code = ${ctx.workspace.code} and (${sql.join(parts, sql` or `)})`;
-}
-
 /**
  * The indexed words of `field` that `word` is a prefix of, as keys; null when there are more than
- * MAX_TERMS. A skip scan: each step is the next distinct word of the range (one index descent).
+ * MAX_TERMS. (A word holds only letters and digits, so nothing sorts after `word` + U+10FFFF.)
  */
 async function expand<R>(
   ctx: TaggedListContext,
@@ -192,16 +184,14 @@ async function expand<R>(
   field: number,
   word: string,
 ): Promise<Key[] | null> {
-  const words = sql.table(source.target.words);
-  const range = sql`workspace_code = ${ctx.workspace.code} and field = ${field}
-    and word < ${`${word}\u{10FFFF}`}`;
-  const { rows } = await sql<{ word: string }>`with recursive w (word) as (
-      select min(word) from ${words} where ${range} and word >= ${word}
-      union all
-      select (select min(word) from ${words} where ${range} and word > w.word) from w where w.word is not null
-    )
-    select word from w where word is not null limit ${MAX_TERMS + 1}`.execute(ctx.db);
-  return rows.length > MAX_TERMS ? null : rows.map((r) => ({ field, word: r.word }));
+  const { rows } = await sql<{
+    id: number;
+    word: string;
+  }>`select id, word from ${sql.table(source.target.terms)}
+    where workspace_code = ${ctx.workspace.code} and field = ${field}
+    and word >= ${word} and word < ${`${word}\u{10FFFF}`}
+    order by word limit ${MAX_TERMS + 1}`.execute(ctx.db);
+  return rows.length > MAX_TERMS ? null : rows.map((r) => ({ term: Number(r.id), field, word: r.word }));
 }
 
 /**
@@ -230,7 +220,7 @@ function walk<R>(
         select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
         where ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = w.seq
         and ${sql.join(tests, sql` and `)} offset 0) x
-      where w.workspace_code = ${ctx.workspace.code} and w.field = ${k.field} and w.word = ${k.word} ${beyond}
+      where w.term = ${k.term} ${beyond}
       order by w.seq ${direction} limit ${n})`;
   });
   return sql`select seq from (${sql.join(walks, sql` union all `)}) d order by seq ${direction} limit ${n}`;

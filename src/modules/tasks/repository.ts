@@ -18,12 +18,13 @@ import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
 
 /**
- * The tasks' text index: tagged (db/search/index.ts); its FTS5 table, tsvector columns and words
- * table are the migrations' (0011's triggers number the fields in this order).
+ * The tasks' text index: tagged (db/search/index.ts); its FTS5 table, tsvector columns, terms and
+ * words are the migrations' (0011's triggers number the fields in this order).
  */
 const TASK_TARGET = {
   table: 'tasks',
   fts: 'tasks_fts',
+  terms: 'task_terms',
   words: 'task_words',
   fields: ['name', 'description'],
   tagged: true,
