@@ -35,9 +35,7 @@ import type { MatchMode } from './index.ts';
 import { pageTiers, SQL_LOGIC, type TierOrTotal, tierCondition, tiersFor } from './tiers.ts';
 
 /** A field of a words search: a text field's words, or a condition (related names; null: none). */
-export type WordField =
-  | { field: string; words: string[]; condition: Condition }
-  | { condition: Condition | null };
+type WordField = { field: string; words: string[]; condition: Condition } | { condition: Condition | null };
 
 /** A search answered by walking word rows (TsvectorProvider.taggedPage). */
 export interface WordSearch {
