@@ -27,9 +27,8 @@ import { statements } from './ddl.ts';
 
 /** The (code, field, word, seq) entries of the tasks of `table` (the table, or a transition table). */
 function entriesOf(table: string): string {
-  return `select w.code, f.field, f.word, r.seq
+  return `select (select w.code from workspaces w where w.id = r.workspace_id) as code, f.field, f.word, r.seq
     from ${table} r
-    join workspaces w on w.id = r.workspace_id
     cross join lateral (
       select 0::smallint, unnest(tsvector_to_array(r.name_tsv))
       union all
@@ -37,22 +36,24 @@ function entriesOf(table: string): string {
     ) f (field, word)`;
 }
 
-const SAME_TERM = 't.workspace_code = e.code and t.field = e.field and t.word = e.word';
+// An entry's term, looked up by its key, one index probe per entry (a scalar subquery, so that no
+// plan reads the whole terms table to join a few rows).
+const TERM_OF = `(select t.id from task_terms t
+  where t.workspace_code = e.code and t.field = e.field and t.word = e.word)`;
 
 /** Adds the words of `table`'s tasks: their missing terms, then a row per (term, seq). */
 function add(table: string): string {
   return `insert into task_terms (workspace_code, field, word)
       select distinct e.code, e.field, e.word from (${entriesOf(table)}) e
-      where not exists (select 1 from task_terms t where ${SAME_TERM})
+      where ${TERM_OF} is null
       order by 1, 2, 3
       on conflict do nothing;
-    insert into task_words (term, seq)
-      select t.id, e.seq from (${entriesOf(table)}) e join task_terms t on ${SAME_TERM};`;
+    insert into task_words (term, seq) select ${TERM_OF}, e.seq from (${entriesOf(table)}) e;`;
 }
 
 function remove(table: string): string {
-  return `delete from task_words w using (${entriesOf(table)}) e, task_terms t
-    where ${SAME_TERM} and w.term = t.id and w.seq = e.seq;`;
+  return `delete from task_words w using (select ${TERM_OF} as term, e.seq from (${entriesOf(table)}) e) o
+    where w.term = o.term and w.seq = o.seq;`;
 }
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
@@ -72,7 +73,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     insert into task_terms (workspace_code, field, word)
       select e.code, e.field, e.word from (${entriesOf('tasks')}) e group by 1, 2, 3;
     insert into task_words (term, seq)
-      select t.id, e.seq from (${entriesOf('tasks')}) e join task_terms t on ${SAME_TERM};
+      select t.id, e.seq from (${entriesOf('tasks')}) e
+      join task_terms t on t.workspace_code = e.code and t.field = e.field and t.word = e.word;
     alter table task_words add primary key (term, seq);
     analyze task_terms;
     analyze task_words
