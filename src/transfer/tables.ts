@@ -87,6 +87,8 @@ export const NOT_EXPORTED = [
   'kysely_migration',
   'kysely_migration_lock',
   'tasks_fts_terms',
+  'task_terms',
+  'task_words',
 ];
 
 /** Every table of the database (search-index tables of SQLite's FTS5 included). */

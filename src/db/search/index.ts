@@ -13,6 +13,7 @@ import type { Page, PageRequest, Tiered, Total } from '../keyset.ts';
 import type { DB } from '../types.ts';
 import { Fts5Search, type TaggedListContext, type TaggedSearch, type TaggedSource } from './fts5.ts';
 import { TsvectorSearch } from './tsvector.ts';
+import type { WordSearch } from './word-walk.ts';
 
 interface Target {
   /** The table holding the rows; it has seq, workspace_id and id columns. */
@@ -33,10 +34,15 @@ export interface PlainTarget extends Target {
  * and its FTS5 table has a `tags` column of filter tokens, so it is searched with the tagged query
  * (fts5.ts) and never with `matches`. On PostgreSQL its tsvector columns are set by the row's own
  * INSERT or UPDATE (`TaggedSearchIndex.columns`): a second UPDATE for the index would write every
- * row twice, with a dead version and a second entry in each of the table's indexes.
+ * row twice, with a dead version and a second entry in each of the table's indexes. Triggers copy
+ * the vectors' words into `terms` and `words`, in which a word's rows are in seq order (word-walk.ts).
  */
 export interface TaggedTarget extends Target {
   tagged: true;
+  /** PostgreSQL: the words ever indexed, numbered (workspace_code, field, word → id). */
+  terms: string;
+  /** PostgreSQL: the (term, seq) rows of every row's words; a term's field is its index in `fields`. */
+  words: string;
 }
 
 export type SearchTarget = PlainTarget | TaggedTarget;
@@ -99,10 +105,23 @@ export interface Fts5Provider extends Provider {
   ): Promise<Page<Tiered<R>> & Total>;
 }
 
-/** PostgreSQL: every target is a tsvector column, searched with `matches`. */
+/**
+ * PostgreSQL: every target is a tsvector column, searched with `matches`; a tagged target's search
+ * at scale walks the rows of its words instead (`taggedPage`, word-walk.ts).
+ */
 export interface TsvectorProvider extends Provider {
   readonly kind: 'tsvector';
   matches(target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool>;
+  /**
+   * A page of a tagged target's search in relevance tiers, cut in its listing's order, and the total
+   * of its matches (counted up to TEXT_TOTAL_CAP). Each text field carries its `matches` condition.
+   */
+  taggedPage<R>(
+    ctx: TaggedListContext,
+    source: TaggedSource<R>,
+    search: WordSearch,
+    page: PageRequest,
+  ): Promise<Page<Tiered<R>> & Total>;
 }
 
 /**

@@ -3,8 +3,10 @@
 // 'w':* prefixes, so PostgreSQL's own parser and dictionaries never touch the text: the words are the
 // same ones SQLite indexes. Filters are ordinary SQL conditions on the row.
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Page, PageRequest, Tiered, Total } from '../keyset.ts';
 import type { DB } from '../types.ts';
 import { distinctWords } from './fold.ts';
+import type { TaggedListContext, TaggedSource } from './fts5.ts';
 import type {
   Entry,
   FieldQuery,
@@ -14,6 +16,7 @@ import type {
   TaggedTarget,
   TsvectorProvider,
 } from './index.ts';
+import { type WordSearch, wordPage } from './word-walk.ts';
 
 function tsquery(words: string[]): string {
   return words.map((w) => `'${w}':*`).join(' & ');
@@ -70,5 +73,14 @@ export class TsvectorSearch implements TsvectorProvider {
       (q) => sql`${sql.ref(`${alias}.${q.field}_tsv`)} @@ ${tsquery(q.words)}::tsquery`,
     );
     return sql<SqlBool>`(${sql.join(parts, sql.raw(mode === 'all' ? ' and ' : ' or '))})`;
+  }
+
+  taggedPage<R>(
+    ctx: TaggedListContext,
+    source: TaggedSource<R>,
+    s: WordSearch,
+    page: PageRequest,
+  ): Promise<Page<Tiered<R>> & Total> {
+    return wordPage(ctx, source, s, page);
   }
 }

@@ -17,10 +17,15 @@ import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
 import { plainText } from '../../text/description.ts';
 
-/** The tasks' text index: tagged (db/search/index.ts); its FTS5 table and tsvector columns are the migrations'. */
+/**
+ * The tasks' text index: tagged (db/search/index.ts); its FTS5 table, tsvector columns, terms and
+ * words are the migrations' (0011's triggers number the fields in this order).
+ */
 const TASK_TARGET = {
   table: 'tasks',
   fts: 'tasks_fts',
+  terms: 'task_terms',
+  words: 'task_words',
   fields: ['name', 'description'],
   tagged: true,
 } as const satisfies TaggedTarget;
@@ -72,7 +77,7 @@ function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Pr
     .execute();
 }
 
-/** SQLite's search of tasks: the tagged index, answering with TASK_LIST's rows (alias t). */
+/** The search of tasks with text: the tagged index, answering with TASK_LIST's rows (alias t). */
 export const TASK_FTS: TaggedSource<TaskRow> = {
   target: TASK_TARGET,
   listing: TASK_LIST,

@@ -1,7 +1,8 @@
 // GET /v1/tasks/search (docs/search.md). Results are in relevance tiers (db/search/tiers.ts), and within
 // a tier most recently changed first, which is seq order. SQLite answers text queries from the tagged
-// FTS5 index alone; PostgreSQL, and SQLite without text, go through the list-and-search kit with SQL
-// conditions. Both apply the same visibility rule (visibility.ts).
+// FTS5 index alone; PostgreSQL walks the rows of a searched word (word-walk.ts) with SQL conditions;
+// searches without text go through the list-and-search kit. Both apply the same visibility rule
+// (visibility.ts).
 import type { Context } from '../../context.ts';
 import { counterSum, counterValue } from '../../db/counters.ts';
 import {
@@ -93,9 +94,11 @@ export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest
   const search = ctx.search;
   if (search.kind === 'fts5' && text.length + related.length > 0)
     return searchFts(search, ctx, s, rule, text, related, page);
-  const fields = related.map((r) => repo.relatedTo(r.column, r.ids));
+  const relatedFields = related.map((r) => repo.relatedTo(r.column, r.ids));
   // Text conditions on SQL: only PostgreSQL gets here with text (SQLite's tasks are a tagged target).
-  if (search.kind === 'tsvector') fields.unshift(...text.map((q) => repo.textMatches(search, q)));
+  const textFields =
+    search.kind === 'tsvector' ? text.map((q) => ({ ...q, condition: repo.textMatches(search, q) })) : [];
+  const fields = [...textFields.map((f) => f.condition), ...relatedFields];
   const sync = repo.taskConditions(syncFilter(s));
   const where: Condition[] = [
     ...rule.where,
@@ -118,6 +121,11 @@ export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest
       counted,
     ]);
     return { ...page.cut(rows, tieredKey(order)), ...totalOf(total) };
+  }
+  // PostgreSQL with text: the page walks the rows of a searched word (db/search/word-walk.ts).
+  if (search.kind === 'tsvector' && textFields.length > 0) {
+    const wordFields = [...textFields, ...relatedFields.map((condition) => ({ condition }))];
+    return search.taggedPage(ctx, repo.TASK_FTS, { fields: wordFields, mode: s.mode, where }, page);
   }
   return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
 }

@@ -1,0 +1,281 @@
+// PostgreSQL's search of a tagged target (tasks) at scale: a page walks the matches of one word,
+// newest first, instead of the whole change order.
+//
+// The planner's way, the table's `(workspace_id, seq)` index newest first with each row's tsvector
+// tested, costs one row per task between two matches: fine while a word is spread evenly, but after a
+// burst of writes without it (40,000 new tasks) every page reads the burst first (~200 ms). GIN finds
+// the matches but in no order, so a common word costs all of its matches. The words table (migration
+// 0011: `(term, seq)`, kept by triggers) is both: the rows of one word, already in seq order. So, as
+// SQLite does with `tasks_fts_terms` (fts5.ts):
+// 1. each query word is expanded into the indexed words it is a prefix of (a range of the terms
+//    table's key, at most MAX_TERMS);
+// 2. each tier (tiers.ts) gets a driver: a set of exact words whose rows include every row the tier
+//    can match. A conjunction needs one field's one word (the smallest), a disjunction every field's;
+// 3. the page walks the driver's rows newest first (a merge of index ranges), joins each to its row
+//    and keeps those meeting the same SQL conditions as before: the text conditions (tsvector @@
+//    prefixes), filters and visibility. The driver only narrows which rows are read; what matches is
+//    decided as it always was, so the answers are the same;
+// 4. a tier without a driver (a related-name field in a disjunction; a prefix of too many words)
+//    is asked as before, and the planner chooses.
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type KeyValue,
+  type Page,
+  type PageRequest,
+  TEXT_TOTAL_CAP,
+  type Tiered,
+  type Total,
+  tieredKey,
+  tieredStart,
+  totalOf,
+} from '../keyset.ts';
+import type { Condition } from '../listing.ts';
+import type { TaggedListContext, TaggedSource } from './fts5.ts';
+import type { MatchMode } from './index.ts';
+import { pageTiers, SQL_LOGIC, type TierOrTotal, tierCondition, tiersFor } from './tiers.ts';
+
+/** A field of a words search: a text field's words, or a condition (related names; null: none). */
+type WordField = { field: string; words: string[]; condition: Condition } | { condition: Condition | null };
+
+/** A search answered by walking word rows (TsvectorProvider.taggedPage). */
+export interface WordSearch {
+  fields: WordField[];
+  mode: MatchMode;
+  /** Filters and visibility, on the source's alias. */
+  where: Condition[];
+}
+
+/** A prefix of more indexed words than this has no driver (the planner's plan instead). */
+const MAX_TERMS = 64;
+
+/**
+ * Below this many rows a candidate is counted exactly when choosing a conjunction's driver. The count
+ * is on the page's path, and right after a burst of writes its index entries are not yet all-visible
+ * (each one a visit to the table): at 1,000 it cost 11 ms for two common words; at 200, about 2.
+ */
+const SMALL = 200;
+
+/** One exact word of one field (a term): a range of the words table's key, in seq order. */
+interface Key {
+  term: number;
+  field: number;
+  word: string;
+}
+
+/** The rows a tier can match are all among the rows of these keys (null: no driver). */
+type Driver = Key[] | null;
+
+export async function wordPage<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  s: WordSearch,
+  page: PageRequest,
+): Promise<Page<Tiered<R>> & Total> {
+  const { order } = source.listing;
+  if (order.columns.length !== 1) throw new Error('A tagged listing is ordered by its seq alone');
+  const candidates = await fieldCandidates(ctx, source, s.fields);
+  const tiers = tiersFor(s.mode, s.fields.length);
+  const conditions = s.fields.map((f) => f.condition);
+  // Every field (one tier, or the first of two) or some field (the second tier, and the total of two).
+  const every = once(() => smallest(ctx, source, candidates.flat()));
+  const some = once(() => eachField(ctx, source, candidates));
+  const tier = async (t: TierOrTotal) => {
+    const condition = tierCondition(SQL_LOGIC, conditions, s.mode, t);
+    if (condition === null) return null;
+    const driver = await (tiers.length === 1 || t === 'all' ? every() : some());
+    return { where: [...s.where, condition], driver };
+  };
+  const [rows, total] = await Promise.all([
+    pageTiers(tiers, tieredStart(order, page), page.limit, async (t, after, n) => {
+      const q = await tier(t);
+      return q ? seqPage(ctx, source, q.where, q.driver, after?.[0], n) : [];
+    }),
+    tier('matching').then((q) => (q ? countUpTo(ctx, source, q.where, q.driver, TEXT_TOTAL_CAP) : 0)),
+  ]);
+  const seqs = rows.map((r) => r.row);
+  const found = seqs.length > 0 ? await source.bySeq(ctx.db, ctx.workspace.id, seqs) : [];
+  const bySeq = new Map(found.map((r) => [Number(order.keyOf(r)[0]), r]));
+  const tiered = rows.flatMap(({ row: seq, tier }) => {
+    const row = bySeq.get(seq);
+    return row ? [{ row, tier }] : [];
+  });
+  return { ...page.cut(tiered, tieredKey(order)), ...totalOf(total, TEXT_TOTAL_CAP) };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+/**
+ * Each field's candidate drivers: for a text field, one per word (all of a field's words must
+ * match, so any one of them will do), its exact words; nothing for a condition field.
+ */
+async function fieldCandidates<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  fields: WordField[],
+): Promise<Key[][][]> {
+  return Promise.all(
+    fields.map(async (f) => {
+      if (!('words' in f)) return [];
+      const field = source.target.fields.indexOf(f.field);
+      const expanded = await Promise.all(f.words.map((w) => expand(ctx, source, field, w)));
+      return expanded.filter((k): k is Key[] => k !== null);
+    }),
+  );
+}
+
+/**
+ * The driver of a disjunction (some field): one candidate of each field, together; none when a
+ * field has none. (A conjunction's is the smallest candidate of any field.)
+ */
+async function eachField<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  fields: Key[][][],
+): Promise<Driver> {
+  if (fields.some((candidates) => candidates.length === 0)) return null;
+  const chosen = await Promise.all(fields.map((candidates) => smallest(ctx, source, candidates)));
+  return chosen.every((d) => d !== null) ? chosen.flat() : null;
+}
+
+/**
+ * The candidate with the fewest rows: each is counted up to SMALL (an index range each). When all
+ * have more, the first field's (names are shorter than descriptions, so a word is rarer there), then
+ * the longest word (the longer, the rarer, as a rule).
+ */
+async function smallest<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  candidates: Key[][],
+): Promise<Driver> {
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  // A word no row has: the conjunction matches nothing.
+  const empty = candidates.find((keys) => keys.length === 0);
+  if (empty) return empty;
+  const counts = sql.join(
+    candidates.map(
+      (keys, i) =>
+        sql`(select count(*) from (select 1 from ${sql.table(source.target.words)}
+          where term = any(${keys.map((k) => k.term)}::int[]) limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
+    ),
+  );
+  const { rows } = await sql<Record<string, string>>`select ${counts}`.execute(ctx.db);
+  // Fewest rows, then the first field, then the longest word (a candidate's shortest expansion).
+  const rank = candidates.map((keys, i) => ({
+    keys,
+    n: Number(rows[0]![`c${i}`]),
+    field: keys[0]?.field ?? 0,
+    length: Math.min(...keys.map((k) => k.word.length)),
+  }));
+  rank.sort((a, b) => a.n - b.n || a.field - b.field || b.length - a.length);
+  return rank[0]!.keys;
+}
+
+/**
+ * The indexed words of `field` that `word` is a prefix of, as keys; null when there are more than
+ * MAX_TERMS. (A word holds only letters and digits, so nothing sorts after `word` + U+10FFFF.)
+ */
+async function expand<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  field: number,
+  word: string,
+): Promise<Key[] | null> {
+  const { rows } = await sql<{
+    id: number;
+    word: string;
+  }>`select id, word from ${sql.table(source.target.terms)}
+    where workspace_code = ${ctx.workspace.code} and field = ${field}
+    and word >= ${word} and word < ${`${word}\u{10FFFF}`}
+    order by word limit ${MAX_TERMS + 1}`.execute(ctx.db);
+  return rows.length > MAX_TERMS ? null : rows.map((r) => ({ term: Number(r.id), field, word: r.word }));
+}
+
+/**
+ * Up to n seqs of rows meeting `where`, after `after`, in the listing's order, as one statement: each
+ * key's rows walked in order, each joined to its row and tested, and stopped after n (so each walk is
+ * the plan of one index range and a nested loop, whatever the statistics say); the walks merged, and
+ * the first n kept. PostgreSQL merges limited, ordered walks lazily (Merge Append), so a walk past
+ * the page is not read. A row under two keys (a task with `plan` and `planning`; one matching both
+ * fields) is walked under the first of them only: the others leave out rows holding an earlier key.
+ */
+function walk<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  keys: Key[],
+  where: Condition[],
+  after: KeyValue | undefined,
+  n: number,
+): RawBuilder<unknown> {
+  const { target, alias } = source;
+  const desc = source.listing.order.columns[0]!.dir === 'desc';
+  const direction = sql.raw(desc ? 'desc' : 'asc');
+  const beyond = after === undefined ? sql`` : sql`and w.seq ${sql.raw(desc ? '<' : '>')} ${after}`;
+  const walks = keys.map((k, i) => {
+    const tests = [...where, ...notUnder(source, keys.slice(0, i))];
+    return sql`(select w.seq from ${sql.table(target.words)} w cross join lateral (
+        select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
+        where ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = w.seq
+        and ${sql.join(tests, sql` and `)} offset 0) x
+      where w.term = ${k.term} ${beyond}
+      order by w.seq ${direction} limit ${n})`;
+  });
+  return sql`select seq from (${sql.join(walks, sql` union all `)}) d order by seq ${direction} limit ${n}`;
+}
+
+/**
+ * Rows holding none of these exact words, tested on the row's own tsvectors (tsvector.ts's
+ * `<field>_tsv`; a query word without `:*` is an exact word).
+ */
+function notUnder<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
+  const byField = Map.groupBy(keys, (k) => k.field);
+  return [...byField].map(([field, ks]) => {
+    const vector = sql.ref(`${source.alias}.${source.target.fields[field]}_tsv`);
+    const query = ks.map((k) => `'${k.word}'`).join(' | ');
+    return sql<SqlBool>`not (${vector} @@ ${query}::tsquery)`;
+  });
+}
+
+/** Up to n seqs of rows meeting `where`, after `after`, in the listing's order. */
+async function seqPage<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  where: Condition[],
+  driver: Driver,
+  after: KeyValue | undefined,
+  n: number,
+): Promise<number[]> {
+  if (driver === null) {
+    const rows = await source.listing.page(
+      ctx.db,
+      ctx.workspace.id,
+      where,
+      after === undefined ? undefined : [after],
+      n,
+    );
+    return rows.map((r) => Number(source.listing.order.keyOf(r)[0]));
+  }
+  if (driver.length === 0) return [];
+  const { rows } = await sql<{ seq: string }>`${walk(ctx, source, driver, where, after, n)}`.execute(ctx.db);
+  return rows.map((r) => Number(r.seq));
+}
+
+/** How many rows meet `where`, counting no further than cap + 1. */
+async function countUpTo<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  where: Condition[],
+  driver: Driver,
+  cap: number,
+): Promise<number> {
+  if (driver === null) return source.listing.count(ctx.db, ctx.workspace.id, where, cap);
+  if (driver.length === 0) return 0;
+  const { rows } = await sql<{ n: string }>`select count(*) as n from
+    (${walk(ctx, source, driver, where, undefined, cap + 1)}) m`.execute(ctx.db);
+  return Number(rows[0]?.n ?? 0);
+}
