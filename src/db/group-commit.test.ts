@@ -184,3 +184,38 @@ test('concurrent creates through HTTP share commits: every one 201, every one re
     new Set(created.map((r) => r.body.id)),
   );
 });
+
+test('idempotent creates share commits; on SQLite the key claimed and the answer kept do too', async () => {
+  const { owner, database } = await setup();
+  const team = await owner.post('/v1/teams', { name: 'Keys', publicId: 'KEY' });
+  assert.equal(team.status, 201);
+  const before = groupStats(database.db);
+  const created = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      owner.post(
+        '/v1/tasks?expand=none',
+        { name: `Keyed ${i}`, teamId: team.body.id },
+        { 'idempotency-key': `k-${i}` },
+      ),
+    ),
+  );
+  assert.deepEqual(
+    created.map((r) => r.status),
+    created.map(() => 201),
+  );
+  // A retry of each answers the same, from the kept answer.
+  const again = await owner.post(
+    '/v1/tasks?expand=none',
+    { name: 'Keyed 3', teamId: team.body.id },
+    { 'idempotency-key': 'k-3' },
+  );
+  assert.equal(again.status, 201);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(again.body, created[3]!.body);
+  const after = groupStats(database.db);
+  const [groups, units] = [after.groups - before.groups, after.units - before.units];
+  // SQLite: each create is three units (claim, change, answer) and the retry one (its claim, refused);
+  // PostgreSQL groups only the changes, the key's writes being statements of their own.
+  assert.equal(units, onPostgres ? 20 : 61);
+  assert.ok(groups < units, `${units} units in ${groups} groups`);
+});

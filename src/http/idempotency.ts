@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import { now } from '../context.ts';
 import * as store from '../db/idempotency.ts';
 import type { Database } from '../db/index.ts';
+import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
 import { AppError } from './errors.ts';
 
@@ -54,15 +55,26 @@ function reused(): AppError {
   );
 }
 
+/** Runs one write of a key's row (see registerIdempotency). */
+type KeyWrite = <T>(fn: (db: Kysely<DB>) => Promise<T>) => Promise<T>;
+
 export function registerIdempotency(app: FastifyInstance, database: Database): void {
   const { db } = database;
+  // A key's claim and its kept answer are a statement each. On SQLite each was a commit of its own,
+  // and so an fsync: an idempotent create made three. Through the group commit they share one with
+  // each other and with the requests' transactions (db/group-commit.ts). PostgreSQL flushes
+  // concurrent commits together by itself, and a statement is its cheapest transaction.
+  const write: KeyWrite =
+    database.dialect === 'sqlite'
+      ? (fn) => transaction(database, (tx) => fn(tx.db), { group: true })
+      : (fn) => fn(db);
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) =>
-    claimOrReplay(db, request, reply);
+    claimOrReplay(db, write, request, reply);
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
-    await keepAnswer(db, request, reply, payload, claim);
+    await keepAnswer(write, request, reply, payload, claim);
     return payload;
   };
   // Only a POST takes a key, so only POST routes get the hooks (a GET pays nothing for them). Route
@@ -93,6 +105,7 @@ export function hooksOf<H>(hooks: H | H[] | undefined): H[] {
 /** Before a POST with a key runs: claim the key, or answer as its first request did. */
 async function claimOrReplay(
   db: Kysely<DB>,
+  write: KeyWrite,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
@@ -112,7 +125,7 @@ async function claimOrReplay(
     claims.set(request, claim);
     request.auth = { ...request.auth!, idempotency: { tokenId: claim.tokenId, key, claimedAt: at } };
   };
-  if (await store.claimKey(db, claim, at)) {
+  if (await write((db) => store.claimKey(db, claim, at))) {
     hold();
     return;
   }
@@ -121,7 +134,9 @@ async function claimOrReplay(
   if (seen && age < KEEP_MS && seen.status_code !== null) return replay(seen, claim, reply);
   if (seen && age < KEEP_MS) refuseUnanswered(seen, claim, age);
   // Gone (purged between the two looks), expired, or abandoned by a process that died: take it over.
-  const taken = seen ? await store.retakeKey(db, claim, seen, at) : await store.claimKey(db, claim, at);
+  const taken = await write((db) =>
+    seen ? store.retakeKey(db, claim, seen, at) : store.claimKey(db, claim, at),
+  );
   if (!taken) throw stillRunning();
   hold();
 }
@@ -166,7 +181,7 @@ function stillRunning(): AppError {
 
 /** After a claimed request's answer is made: keep it for retries, or free the key after a 5xx. */
 async function keepAnswer(
-  db: Kysely<DB>,
+  write: KeyWrite,
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
@@ -174,7 +189,7 @@ async function keepAnswer(
 ): Promise<void> {
   try {
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await store.releaseKey(db, claim.tokenId, claim.key);
+      await write((db) => store.releaseKey(db, claim.tokenId, claim.key));
       return;
     }
     const headers: Record<string, string> = {};
@@ -183,11 +198,8 @@ async function keepAnswer(
       if (value !== undefined) headers[name] = String(value);
     }
     const secret = request.routeOptions.config.secretInAnswer === true && reply.statusCode < 300;
-    await store.saveAnswer(db, claim.tokenId, claim.key, {
-      status: reply.statusCode,
-      headers,
-      body: secret ? null : payload,
-    });
+    const answer = { status: reply.statusCode, headers, body: secret ? null : payload };
+    await write((db) => store.saveAnswer(db, claim.tokenId, claim.key, answer));
   } catch (error) {
     // The answer still goes out; a retry with this key waits out IN_FLIGHT_MS, then runs again.
     request.log.error({ err: error }, 'cannot keep the answer of an idempotent request');
