@@ -20,6 +20,7 @@
 // than from two runs hours apart on a shared machine. The baseline checkout needs its own
 // node_modules (or a link to these).
 import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Case, log, measure, type Row, root, rssMb, SECONDS, startFloor, startServer } from './lib.ts';
@@ -65,6 +66,9 @@ async function sideBySide(databases: ('sqlite' | 'postgres')[]): Promise<void> {
   try {
     for (const database of databases) servers.push(await cairnServer(database));
     if (databases.includes('sqlite')) servers.unshift(await floorServer(servers[0]!));
+    // The copies just made are gigabytes of dirty pages: flushed now, or the first fsyncs measured
+    // (the floor's creates, seen at 34 a second) wait behind their writeback.
+    spawnSync('sync');
     const results: Cell[][][] = [[], []];
     for (const [i, c] of servers.at(-1)!.cases.entries()) {
       log(
