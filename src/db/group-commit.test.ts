@@ -3,20 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { onPostgres, openTestDatabase, setup } from '../test/helpers.ts';
+import { onPostgres, setup, withDatabase } from '../test/helpers.ts';
 import type { Database } from './index.ts';
-import { migrateToLatest } from './migrate.ts';
 import { groupStats, type Transaction, transaction } from './transaction.ts';
-
-async function withDatabase(fn: (database: Database) => Promise<void>): Promise<void> {
-  const { database, drop } = await openTestDatabase();
-  try {
-    await migrateToLatest(database);
-    await fn(database);
-  } finally {
-    await drop();
-  }
-}
 
 async function keys(database: Database): Promise<string[]> {
   const rows = await database.db.selectFrom('instance_settings').select('key').orderBy('key').execute();

@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Auth, inSavepoint, inTransaction, perRequest } from '../context.ts';
-import { openTestDatabase } from '../test/helpers.ts';
+import { withDatabase } from '../test/helpers.ts';
 import type { Database } from './index.ts';
-import { migrateToLatest } from './migrate.ts';
 import { transaction } from './transaction.ts';
-
-async function withDatabase(fn: (database: Database) => Promise<void>): Promise<void> {
-  const { database, drop } = await openTestDatabase();
-  try {
-    await migrateToLatest(database);
-    await fn(database);
-  } finally {
-    await drop();
-  }
-}
 
 async function keys(database: Database): Promise<string[]> {
   const rows = await database.db.selectFrom('instance_settings').select('key').orderBy('key').execute();

@@ -54,6 +54,17 @@ export async function openTestDatabase(
   };
 }
 
+/** Runs `fn` on a fresh, migrated database of the test pass's kind, dropped afterwards. */
+export async function withDatabase(fn: (database: Database) => Promise<void>): Promise<void> {
+  const { database, drop } = await openTestDatabase();
+  try {
+    await migrateToLatest(database);
+    await fn(database);
+  } finally {
+    await drop();
+  }
+}
+
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
