@@ -61,9 +61,13 @@ function byPath(fixtures: Fixtures): Record<string, string> {
   return out;
 }
 
-/** Id routes of what is not a resource of the registry (webhook subscriptions, API tokens). */
+/**
+ * Id routes of what is not a resource of the registry (webhook subscriptions, API tokens), and
+ * GET /v1/users/{id}: users are in the registry for their search index only, without id routes.
+ */
 async function seedOthers(as: Client, hookBase: string): Promise<Record<string, string>> {
   return {
+    users: (await as.get('/v1/me')).body.id,
     subscribe: await made(as, '/v1/webhooks/subscribe', {
       hookUrl: `${hookBase}/iso`,
       event: 'task.created',

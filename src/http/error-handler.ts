@@ -88,14 +88,27 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, error:
     });
 }
 
+/** Whether a POST body takes an `id`: a create-or-update (schemas.ts UpsertBody, or an optional id). */
+function takesId(body: unknown): boolean {
+  type Shape = { properties?: Record<string, unknown>; anyOf?: Shape[] };
+  const shape = body as Shape | undefined;
+  if (!shape || typeof shape !== 'object') return false;
+  return (
+    Boolean(shape.properties?.id) || (shape.anyOf ?? []).some((branch) => Boolean(branch?.properties?.id))
+  );
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  // A second router that only knows which paths exist, to tell 405 from 404.
+  // A second router that only knows which paths exist, to tell 405 from 404; a third, the collections
+  // whose POST creates or updates (an `id` in the body), to point a PATCH or PUT there.
   const known = FindMyWay({ ignoreTrailingSlash: true });
+  const upserts = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || known.hasRoute(method as HTTPMethod, route.url)) continue;
       known.on(method as HTTPMethod, route.url, () => {});
+      if (method === 'POST' && takesId(route.schema?.body)) upserts.on('POST', route.url, () => {});
     }
   });
 
@@ -113,14 +126,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     );
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      // A GET on a POST-only collection (/v1/tasks) most likely wanted to read it: say where.
-      const reader = ['search', 'list']
-        .map((leaf) => `${path.replace(/\/$/, '')}/${leaf}`)
-        .find((p) => {
-          const route = request.method === 'GET' ? known.find('GET', p) : null;
-          return route !== null && Object.keys(route.params).length === 0;
-        });
-      const hint = reader ? `. To list or find these, use GET ${reader}` : '';
+      const hint = readerHint(known, request.method, path) || changeHint(upserts, request.method, path);
       return sendProblem(
         reply,
         request,
@@ -132,4 +138,35 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return sendProblem(reply, request, new AppError('not_found', `No route for ${request.method} ${path}`));
   });
+}
+
+type Router = ReturnType<typeof FindMyWay>;
+
+/** A GET on a POST-only collection (/v1/tasks) most likely wanted to read it: say where. */
+function readerHint(known: Router, method: string, path: string): string {
+  if (method !== 'GET') return '';
+  const reader = ['search', 'list']
+    .map((leaf) => `${path.replace(/\/$/, '')}/${leaf}`)
+    .find((p) => {
+      const route = known.find('GET', p);
+      return route !== null && Object.keys(route.params).length === 0;
+    });
+  return reader ? `. To list or find these, use GET ${reader}` : '';
+}
+
+/**
+ * A PATCH or PUT wanted to change something: Cairn changes a resource by POSTing it, with its id, to
+ * its collection (docs/decisions.md §4, create-or-update). Say so, on the collection and on an item.
+ */
+function changeHint(upserts: Router, method: string, path: string): string {
+  if (method !== 'PATCH' && method !== 'PUT') return '';
+  const here = path.replace(/\/+$/, '');
+  if (upserts.find('POST', here) !== null) {
+    return `. To create or update, POST here; with "id" in the body it updates that one`;
+  }
+  const collection = here.replace(/\/[^/]*$/, '');
+  if (collection !== '' && upserts.find('POST', collection) !== null) {
+    return `. To change it, POST ${collection} with its "id" and the fields to change in the body`;
+  }
+  return '';
 }

@@ -6,6 +6,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.ts';
+import { Color, Name } from './schemas.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
@@ -17,6 +18,8 @@ const base: Options = {
   removeAdditional: false,
   useDefaults: true,
   strict: false,
+  // Errors carry the value and its schema, which the messages below are written from.
+  verbose: true,
 };
 
 function make(options: Options): Ajv {
@@ -98,6 +101,9 @@ export interface AjvError {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** With `verbose` (every instance here): the value that failed, and the schema that holds the keyword. */
+  data?: unknown;
+  parentSchema?: { description?: string };
 }
 
 /**
@@ -112,12 +118,86 @@ function ofAimedBranch(errors: AjvError[], data: unknown): AjvError[] {
   return branch.length > 0 ? branch : errors;
 }
 
-function describe(e: AjvError): string {
+const isBlank = (data: unknown) => typeof data === 'string' && data.trim() === '';
+const patternOf = (schema: object) => String((schema as { pattern?: string }).pattern);
+
+/**
+ * Every schema `pattern` in plain words: a client is told what to send, never the expression
+ * (docs/api.md "Errors"). Keyed by the pattern's text; `src/http/validation-messages.test.ts` fails
+ * on a pattern of the OpenAPI document missing here.
+ */
+export const PATTERN_MESSAGES: Record<string, (data: unknown) => string> = {
+  [patternOf(Name)]: (data) =>
+    isBlank(data)
+      ? 'must not be empty'
+      : 'must be 512 characters or fewer, not counting leading and trailing white space',
+  [patternOf(Color)]: () => 'must be a color: # and six hexadecimal digits, such as #5e6ad2',
+  // task-templates CalendarDate
+  '^\\d{4}-\\d{2}-\\d{2}$': () => 'must be a calendar date, YYYY-MM-DD, such as 2026-12-01',
+  // posts: content
+  '\\S': () => 'must not be empty',
+  // posts: an image's url
+  '^[Hh][Tt][Tt][Pp][Ss]?://': () => 'must be an http or https URL',
+  // posts: a reaction
+  '^\\S+$': (data) => (isBlank(data) ? 'must not be empty' : 'must be one word, without white space'),
+  // teams and areas: publicId
+  '^[A-Za-z0-9]{1,10}$': () => 'must be 1 to 10 letters (A-Z) and digits',
+};
+
+const DATE_TIME = 'must be a date-time with a time zone, such as 2026-11-24T09:00:00Z';
+
+/** A query date-time whose `+01:00` arrived as ` 01:00`: a `+` in a query string is read as a space. */
+const PLUS_AS_SPACE = /^(\d{4}-\d{2}-\d{2}T[\d:.]+) (\d{2}(:?\d{2})?)$/;
+
+function formatMessage(e: AjvError, inQuery: boolean): string {
+  const format = String(e.params.format);
+  if (format === 'date-time') {
+    const plus = inQuery && typeof e.data === 'string' ? PLUS_AS_SPACE.exec(e.data) : null;
+    if (plus) {
+      return `${DATE_TIME}: a + in a query string arrives as a space, so encode it as %2B (${plus[1]}%2B${plus[2]})`;
+    }
+    return DATE_TIME;
+  }
+  if (format === 'uuid') return 'must be a UUID';
+  if (format === 'date') return 'must be a calendar date, YYYY-MM-DD';
+  if (format === 'email') return 'must be an email address';
+  if (format === 'uri') return 'must be an absolute URL';
+  return `must be a valid ${format}`;
+}
+
+function describe(e: AjvError, inQuery: boolean): string {
   if (e.keyword === 'enum') {
     const values = (e.params.allowedValues as unknown[]).filter((v) => v !== '');
     return `must be one of: ${values.join(', ')}`;
   }
+  if (e.keyword === 'pattern') {
+    const plain = PATTERN_MESSAGES[String(e.params.pattern)];
+    if (plain) return plain(e.data);
+    const description = e.parentSchema?.description;
+    return description ? `is not in the accepted form (${description})` : 'is not in the accepted form';
+  }
+  if (e.keyword === 'format') return formatMessage(e, inQuery);
+  if (e.keyword === 'minLength') {
+    const limit = Number(e.params.limit);
+    return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters`;
+  }
+  if (e.keyword === 'maxLength') return `must be at most ${Number(e.params.limit)} characters`;
   return e.message ?? 'is invalid';
+}
+
+/** The union's own complaints about a nullable value (`must be null`, `must match a schema in anyOf`). */
+const isUnionNoise = (e: AjvError) =>
+  e.keyword === 'anyOf' || (e.keyword === 'type' && e.params.type === 'null');
+
+/**
+ * An error another one at the same value says better: a length error where the value also failed a
+ * pattern, whose words say the bound that matters (a name's 512 characters once trimmed, not the 1,536
+ * of its white space); and a nullable field's union noise where its branch said what is wrong.
+ */
+function covered(e: AjvError, errors: AjvError[]): boolean {
+  const at = errors.filter((o) => o !== e && o.instancePath === e.instancePath);
+  if (e.keyword === 'maxLength' || e.keyword === 'minLength') return at.some((o) => o.keyword === 'pattern');
+  return e.instancePath !== '' && isUnionNoise(e) && at.some((o) => !isUnionNoise(o));
 }
 
 /**
@@ -126,11 +206,13 @@ function describe(e: AjvError): string {
  */
 export function fieldErrors(errors: AjvError[], prefix: string, data?: unknown): FieldError[] {
   const seen = new Set<string>();
-  return ofAimedBranch(errors, data).flatMap((e) => {
+  const aimed = ofAimedBranch(errors, data);
+  return aimed.flatMap((e) => {
+    if (covered(e, aimed)) return [];
     // A query array item (expand=a,b) is reported at the parameter: /query/expand, not /query/expand/1.
     const instance = prefix === '/query' ? e.instancePath.replace(/\/\d+$/, '') : e.instancePath;
     const path = `${prefix}${instance}`;
-    const out = fieldError(e, path);
+    const out = fieldError(e, path, prefix === '/query');
     const key = `${out.path} ${out.message}`;
     if (seen.has(key)) return [];
     seen.add(key);
@@ -138,14 +220,14 @@ export function fieldErrors(errors: AjvError[], prefix: string, data?: unknown):
   });
 }
 
-function fieldError(e: AjvError, path: string): FieldError {
+function fieldError(e: AjvError, path: string, inQuery: boolean): FieldError {
   if (e.keyword === 'required')
     return { path: `${path}/${String(e.params.missingProperty)}`, message: 'is required' };
   if (e.keyword === 'additionalProperties') {
     const known = path.startsWith('/query') ? 'is not a known query parameter' : 'is not a known field';
     return { path: `${path}/${String(e.params.additionalProperty)}`, message: known };
   }
-  return { path, message: describe(e) };
+  return { path, message: describe(e, inQuery) };
 }
 
 /**

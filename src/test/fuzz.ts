@@ -3,13 +3,15 @@
 // request from its own schemas (path ids real or foreign or junk, query and body as the schema says)
 // and then breaks it: wrong types, nulls, odd Unicode, huge strings, deep objects, unknown fields,
 // search syntax, replayed or forged cursors. Every answer must be a valid resource or problem+json, never
-// a 5xx; and a rejected request (4xx) must leave the database exactly as it was.
+// a 5xx, and no error may quote a regular expression (problem-text.ts); and a rejected request (4xx)
+// must leave the database exactly as it was.
 // Used by src/fuzz.test.ts (a fixed-seed slice in `npm test`) and scripts/fuzz.ts (`npm run fuzz`).
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { App } from '../http/app-type.ts';
 import { pathologicalCorpus } from './pathological.ts';
+import { regexQuotesIn } from './problem-text.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema and OpenAPI are walked as plain JSON.
 type Json = any;
@@ -355,6 +357,8 @@ export async function check(
     ) {
       return fail(`malformed problem: ${res.body.slice(0, 300)}`);
     }
+    const quotes = regexQuotesIn(body);
+    if (quotes.length > 0) return fail(`an error that quotes a regular expression: ${quotes.join('; ')}`);
   } else if (!type.startsWith('application/json')) {
     return fail(`resource as ${type}`);
   }

@@ -15,6 +15,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import type { App } from '../http/app-type.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
+import { regexQuotesIn } from './problem-text.ts';
 
 export const onPostgres = process.env.CAIRN_TEST_DATABASE === 'postgres';
 
@@ -149,9 +150,11 @@ export async function setup(
     await drop();
     throw error;
   }
+  const regexQuotes = watchProblemText(app);
   after(async () => {
     await app.close();
     await drop();
+    assert.deepEqual(regexQuotes(), [], 'error answers that quote a regular expression');
   });
   const ws = await createWorkspace(database, {
     name: 'Acme',
@@ -187,6 +190,24 @@ export async function setup(
       return { id: created.body.id, api: client(app, token.body.token) };
     },
   };
+}
+
+/**
+ * Every problem+json answer of the test app, checked for text that quotes a regular expression
+ * (problem-text.ts): whatever a test asserted, the file fails at its end if one did.
+ */
+function watchProblemText(app: App): () => string[] {
+  const found: string[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (typeof payload === 'string' && type.startsWith('application/problem+json')) {
+      for (const quote of regexQuotesIn(JSON.parse(payload))) {
+        found.push(`${request.method} ${request.url.slice(0, 200)}: ${quote}`);
+      }
+    }
+    return payload;
+  });
+  return () => found;
 }
 
 /** Asserts a problem+json response with this status and code; returns the body. */

@@ -1,5 +1,7 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
+import { defineOrder } from '../../db/keyset.ts';
+import { type Condition, tableListing } from '../../db/listing.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { ApiTokensTable, DB, WorkspaceRole } from '../../db/types.ts';
 import type { RowKind } from '../../preconditions.ts';
@@ -17,6 +19,23 @@ export const TOKENS: RowKind<TokenRow> = {
   name: 'API token',
   version: (r) => r.created_at,
 };
+
+/** GET /v1/api-tokens: oldest first. Never the hash: the listing selects what is shown. */
+export const TOKEN_LIST = tableListing(
+  defineOrder<ListedToken>([
+    { ref: 't.created_at', dir: 'asc', key: (r) => r.created_at },
+    { ref: 't.id', dir: 'asc', key: (r) => r.id },
+  ]),
+  (db, workspaceId) => db.selectFrom('api_tokens as t').where('t.workspace_id', '=', workspaceId),
+  ['t.id', 't.name', 't.created_at', 't.last_used_at'],
+);
+
+export type ListedToken = Pick<TokenRow, 'id' | 'name' | 'created_at' | 'last_used_at'>;
+
+/** The live (not revoked) tokens of one user, on alias t. */
+export function liveTokensOf(userId: string): Condition {
+  return sql<SqlBool>`(t.user_id = ${userId} and t.revoked_at is null)`;
+}
 
 export interface TokenOwner {
   token_id: string;

@@ -1,14 +1,42 @@
-import { inTransaction } from '../../context.ts';
+import { inTransaction, readContext } from '../../context.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
-import { Empty, errors, IdParams } from '../../http/schemas.ts';
-import { ApiTokenCreateBody, ApiTokenCreated } from './schema.ts';
+import { openPaging } from '../../http/cursor.ts';
+import { Empty, errors, IdParams, Page } from '../../http/schemas.ts';
+import { ApiToken, ApiTokenCreateBody, ApiTokenCreated, ApiTokenListQuery } from './schema.ts';
 import * as service from './service.ts';
 
 const tags = ['users'];
 
 export default async function apiTokenRoutes(app: App): Promise<void> {
-  const { database } = app.cairn;
+  const { database, cursors } = app.cairn;
+
+  app.get(
+    '/v1/api-tokens',
+    {
+      schema: {
+        tags,
+        operationId: 'listApiTokens',
+        summary: "The caller's own tokens (not revoked), oldest first; never the secret",
+        querystring: ApiTokenListQuery,
+        response: { 200: Page(ApiToken), ...errors('invalid_cursor') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      const paging = openPaging(cursors, ctx, 'api-tokens.list', null, request.query);
+      const page = await service.listOwnTokens(ctx, paging);
+      return {
+        ...page,
+        data: page.data.map((t) => ({
+          id: t.id,
+          name: t.name,
+          createdAt: t.created_at,
+          lastUsedAt: t.last_used_at,
+        })),
+      };
+    },
+  );
 
   app.post(
     '/v1/api-tokens',

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, Timestamp, Uuid } from '../../http/schemas.ts';
+import { CursorQuery, LimitQuery, Name, OffsetQuery, Timestamp, Uuid } from '../../http/schemas.ts';
 
 export const ApiTokenCreateBody = Type.Object(
   { name: Name, userId: Type.Optional(Uuid) },
@@ -21,3 +21,20 @@ export const ApiTokenCreated = Type.Object({
   createdAt: Timestamp,
 });
 export type ApiTokenCreated = Static<typeof ApiTokenCreated>;
+
+/** A token as its owner sees it later: never the secret (only its hash is stored, and that stays in). */
+export const ApiToken = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  createdAt: Timestamp,
+  lastUsedAt: Type.Union([Timestamp, Type.Null()], {
+    description: 'When a request last used it, to the minute (written at most once a minute); null if never',
+  }),
+});
+export type ApiToken = Static<typeof ApiToken>;
+
+export const ApiTokenListQuery = Type.Object(
+  { limit: LimitQuery, cursor: CursorQuery, offset: OffsetQuery },
+  { additionalProperties: false },
+);
+export type ApiTokenListQuery = Static<typeof ApiTokenListQuery>;

@@ -2,6 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Auth, type Context, now } from '../../context.ts';
 import type { Dialect } from '../../db/index.ts';
+import type { Page, PageRequest } from '../../db/keyset.ts';
+import { listPage } from '../../db/listing.ts';
 import type { DB } from '../../db/types.ts';
 import { forbidden, invalid } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
@@ -9,7 +11,7 @@ import { loadById } from '../../preconditions.ts';
 import * as groups from '../groups/lookup.ts';
 import * as users from '../users/service.ts';
 import { canIssueTokenFor, canRevokeToken } from './policy.ts';
-import type { TokenRow } from './repository.ts';
+import type { ListedToken, TokenRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 // Tokens are long random strings, so a plain SHA-256 is the right hash: nothing to brute-force, and a
@@ -83,6 +85,15 @@ export async function revokeToken(ctx: Context, ref: string): Promise<void> {
     visible: (token) => canRevokeToken(ctx.actor, { userId: token.user_id }),
   });
   if (row.revoked_at === null) await repo.revokeToken(ctx.db, ctx.workspace.id, row.id, now());
+}
+
+/**
+ * GET /v1/api-tokens: the caller's own live tokens, oldest first; whoever the caller is, only its own
+ * (an admin revokes others' by id, but does not browse them). The secret is never stored, so never
+ * shown; the hash is not selected.
+ */
+export function listOwnTokens(ctx: Context, page: PageRequest): Promise<Page<ListedToken>> {
+  return listPage(ctx, repo.TOKEN_LIST, [repo.liveTokensOf(ctx.actor.id)], page, false);
 }
 
 // "Last used" timestamps are a convenience, not an audit log: write them at most once a minute per

@@ -3,7 +3,7 @@ import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { openPaging } from '../../http/cursor.ts';
 import { invalid } from '../../http/errors.ts';
-import { errors, Page } from '../../http/schemas.ts';
+import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentMe, presentUser } from './present.ts';
 import { Me, User, UserListQuery, UserUpsertBody } from './schema.ts';
 import * as service from './service.ts';
@@ -69,6 +69,23 @@ export default async function userRoutes(app: App): Promise<void> {
       const paging = openPaging(cursors, ctx, 'users.list', null, request.query);
       const page = await service.listUsers(ctx, paging);
       return { ...page, data: page.data.map(presentUser) };
+    },
+  );
+
+  app.get(
+    '/v1/users/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getUser',
+        summary: "A person of the caller's directory, by id (guests: themselves and their groups' people)",
+        params: IdParams,
+        response: { 200: User, ...errors('not_found') },
+      },
+    },
+    async (request) => {
+      const ctx = readContext(database, auth(request));
+      return presentUser(await service.getUser(ctx, request.params.id));
     },
   );
 }

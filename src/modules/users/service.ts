@@ -6,7 +6,7 @@ import type { Page, PageRequest } from '../../db/keyset.ts';
 import { type Condition, listPage } from '../../db/listing.ts';
 import { plainIndex, type SearchProvider } from '../../db/search/index.ts';
 import type { DB, WorkspaceRole } from '../../db/types.ts';
-import { AppError, forbidden } from '../../http/errors.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
 import { loadById } from '../../preconditions.ts';
 import { canCreateUser, canUpdateUser, seesWholeDirectory } from './policy.ts';
@@ -117,6 +117,17 @@ export async function createUser(ctx: Context, input: NewUser): Promise<UserRow>
 export async function getMe(ctx: Context): Promise<UserRow> {
   const row = await findById<UserRow>(ctx.db, repo.USERS, ctx.workspace.id, ctx.actor.id);
   if (!row) throw new AppError('unauthenticated', 'The token no longer has a user');
+  return row;
+}
+
+/**
+ * GET /v1/users/{id}: one person of the caller's directory, as GET /v1/users lists them. Anyone else
+ * (another workspace's, or for a guest someone outside its groups) is not found, as a random id.
+ */
+export async function getUser(ctx: Context, ref: string): Promise<UserRow> {
+  const id = uuidRef(ref);
+  const row = id ? await findInDirectory(ctx, id) : undefined;
+  if (!row) throw notFound('User');
   return row;
 }
 
