@@ -46,7 +46,7 @@ const PreviousAttributes = Nullable(
       description:
         'The fields of data that the change changed, each with its value before the change (fields as GET ' +
         'with includeMarkdown returns them, without expansions; a description is {html, markdown}). Null ' +
-        'only on an event recorded before this was recorded',
+        'only on an event recorded by a version of Cairn that did not record them yet',
       examples: [{ statusId: '0b6e9b1c-3f55-4a8e-9d1e-2f1c1a7d9b10', updatedAt: '2026-11-21T10:00:00.000Z' }],
     },
   ),
