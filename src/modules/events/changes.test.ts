@@ -22,8 +22,21 @@ async function latest(as: Client = f.owner): Promise<string> {
   return res.body.nextCursor;
 }
 
-/** Every event after `cursor`. */
-async function since(cursor: string, as: Client = f.owner): Promise<Item[]> {
+/**
+ * Every event after `cursor`; with `want`, waits (up to 5 s) until there are that many: on PostgreSQL
+ * the feed shows an event once every transaction older than it has ended, and other writers on the
+ * same server can hold that back for a moment.
+ */
+async function since(cursor: string, want = 0): Promise<Item[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const items = await read(cursor);
+    if (items.length >= want || Date.now() > deadline) return items;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function read(cursor: string, as: Client = f.owner): Promise<Item[]> {
   const items: Item[] = [];
   for (;;) {
     const res = await as.get(`/v1/events?limit=100&cursor=${cursor}`);
@@ -36,7 +49,7 @@ async function since(cursor: string, as: Client = f.owner): Promise<Item[]> {
 
 /** The one event of `cursor`'s run: asserts there is exactly one, of this type. */
 async function only(cursor: string, type: string): Promise<Item> {
-  const items = await since(cursor);
+  const items = await since(cursor, 1);
   assert.deepEqual(
     items.map((i) => i.type),
     [type],
@@ -109,7 +122,7 @@ describe('previousAttributes', () => {
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.failed.length, 1);
-    const items = await since(from);
+    const items = await since(from, 2);
     assert.deepEqual(
       items.map((i) => [i.type, i.data.id]),
       [
@@ -153,7 +166,7 @@ describe('previousAttributes', () => {
     ).body;
     await f.owner.post(`/v1/teams/${other.id}/archive`);
     await f.owner.post('/v1/areas', { id: area.id, description: null });
-    const items = await since(from);
+    const items = await since(from, 5);
     assert.deepEqual(
       items.map((i) => i.type),
       ['project.updated', 'document.updated', 'team.updated', 'team.updated', 'area.updated'],
@@ -185,7 +198,7 @@ describe('previousAttributes', () => {
     await f.owner.delete(`/v1/tasks/${task.id}`);
     const project = (await f.owner.post('/v1/projects?expand=none', { name: 'Shelf', teamId: team.id })).body;
     await f.owner.post(`/v1/projects/${project.id}/archive`);
-    const items = await since(from);
+    const items = await since(from, 4);
     assert.deepEqual(
       items.map((i) => i.type),
       ['task.created', 'task.deleted', 'project.created', 'project.archived'],
@@ -204,7 +217,7 @@ describe('where the feed starts, and positions of another database', () => {
     assert.equal(res.body.hasMore, false);
     assert.deepEqual(await since(res.body.nextCursor), []);
     const task = await newTask({ name: 'After now' });
-    const items = await since(res.body.nextCursor);
+    const items = await since(res.body.nextCursor, 1);
     assert.deepEqual(
       items.map((i) => [i.type, i.data.id]),
       [['task.created', task.id]],
@@ -229,9 +242,13 @@ describe('where the feed starts, and positions of another database', () => {
     }
     const from = await latest();
     const task = await newTask();
-    const [event] = await since(from);
+    const [event] = await since(from, 1);
     await f.owner.post('/v1/tasks', { id: task.id, name: 'Carried on' });
-    const res = await f.owner.get(`/v1/events?after=${event!.id}`);
+    let res = await f.owner.get(`/v1/events?after=${event!.id}`);
+    for (let i = 0; i < 100 && res.body.data.length === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      res = await f.owner.get(`/v1/events?after=${event!.id}`);
+    }
     assert.deepEqual(
       res.body.data.map((i: Item) => i.type),
       ['task.updated'],
