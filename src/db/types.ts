@@ -319,6 +319,8 @@ interface EventsTable {
   created_at: Timestamp;
   /** The writing transaction's id on PostgreSQL, 0 on SQLite (migrations/0007_webhooks.ts). */
   tx: Generated<number>;
+  /** `*.updated` only: JSON of the changed fields' values before the change (migrations/0013). */
+  previous_attributes: string | null;
 }
 
 type SubscriptionState = 'active' | 'disabled';

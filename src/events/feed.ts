@@ -1,8 +1,10 @@
 // GET /v1/events: the event stream as a reader sees it. Each item is exactly the webhook body
-// ({id, type, createdAt, workspaceId, data}), with `data` rendered for the reader; an event about
+// ({id, type, createdAt, workspaceId, data}, and previousAttributes on `*.updated` events), with `data`
+// rendered for the reader; an event about
 // something the reader cannot see is skipped, so a page may hold fewer than `limit` items while
 // `hasMore` is true. The position after a page is always returned, so a poller keeps it and asks again.
 import type { Context } from '../context.ts';
+import type { Attributes } from './changes.ts';
 import { entityKey, renderEntities } from './render.ts';
 import { type EventRow, type Position, readEvents } from './stream.ts';
 
@@ -12,10 +14,26 @@ export interface EventBody {
   createdAt: string;
   workspaceId: string;
   data: unknown;
+  /**
+   * `*.updated` events only: the changed fields with their values before the change, as recorded with
+   * it (events/changes.ts); null on an event recorded before the version that records them.
+   */
+  previousAttributes?: Attributes | null;
 }
 
+/** Whether events of this type carry previousAttributes. */
+function carriesChanges(type: string): boolean {
+  return type.endsWith('.updated');
+}
+
+/** The body of an event: what the feed lists and a webhook delivery posts. */
 export function eventBody(row: EventRow, workspaceId: string, data: unknown): EventBody {
-  return { id: row.id, type: row.type, createdAt: row.created_at, workspaceId, data };
+  const body: EventBody = { id: row.id, type: row.type, createdAt: row.created_at, workspaceId, data };
+  if (carriesChanges(row.type)) {
+    body.previousAttributes =
+      row.previous_attributes === null ? null : (JSON.parse(row.previous_attributes) as Attributes);
+  }
+  return body;
 }
 
 export interface FeedPage {

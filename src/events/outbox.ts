@@ -7,10 +7,21 @@ import { afterCommit, type Context } from '../context.ts';
 // registry (which also lists them as EVENT_TYPES). Imported as a type only: the registry loads every
 // service, and the services load this file.
 import type { EventType } from '../modules/registry.ts';
+import type { Attributes } from './changes.ts';
 import { eventsCommitted } from './signal.ts';
 
-export function recordEvent(ctx: Context, type: EventType, entityId: string, at: string): Promise<void> {
-  return recordEvents(ctx, type, [entityId], at);
+/**
+ * One event. `previous` is what a `*.updated` event says changed (changes.ts changedFrom): the changed
+ * fields with their values before the change; no other event has it.
+ */
+export function recordEvent(
+  ctx: Context,
+  type: EventType,
+  entityId: string,
+  at: string,
+  previous?: Attributes,
+): Promise<void> {
+  return recordEvents(ctx, type, [entityId], at, previous);
 }
 
 /** One event of `type` per entity, in one statement (a batch's creates). */
@@ -19,8 +30,10 @@ export async function recordEvents(
   type: EventType,
   entityIds: string[],
   at: string,
+  previous?: Attributes,
 ): Promise<void> {
   if (entityIds.length === 0) return;
+  const previousAttributes = previous === undefined ? null : JSON.stringify(previous);
   await ctx.db
     .insertInto('events')
     .values(
@@ -32,6 +45,7 @@ export async function recordEvents(
         entity_id: entityId,
         actor_id: ctx.actor.id,
         created_at: at,
+        previous_attributes: previousAttributes,
       })),
     )
     .execute();

@@ -22,9 +22,21 @@ export interface EventRow {
   entity_id: string;
   actor_id: string;
   created_at: string;
+  /** JSON; `*.updated` events only (events/changes.ts). */
+  previous_attributes: string | null;
 }
 
-const COLUMNS = ['tx', 'seq', 'id', 'type', 'entity_type', 'entity_id', 'actor_id', 'created_at'] as const;
+const COLUMNS = [
+  'tx',
+  'seq',
+  'id',
+  'type',
+  'entity_type',
+  'entity_id',
+  'actor_id',
+  'created_at',
+  'previous_attributes',
+] as const;
 
 /** Only events whose transaction can no longer be overtaken (always true on SQLite). */
 export function settled(dialect: Dialect) {

@@ -15,7 +15,7 @@ export const DOCUMENT = defineResource({
   eventData: {
     loadVisible: loadVisibleDocuments,
     present: (ctx, rows) =>
-      presentDocuments(ctx, rows, { expand: new Set(DOCUMENT_EXPANSIONS), includeMarkdown: false }),
+      presentDocuments(ctx, rows, { expand: new Set(DOCUMENT_EXPANSIONS), includeMarkdown: true }),
   },
   routes: documentRoutes,
 });

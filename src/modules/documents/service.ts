@@ -7,6 +7,7 @@ import { type Condition, searchPage } from '../../db/listing.ts';
 import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex } from '../../db/search/index.ts';
+import { changedFrom } from '../../events/changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -15,6 +16,7 @@ import { EMPTY, fromInput, plainText } from '../../text/description.ts';
 import { slugFor } from '../../text/slug.ts';
 import * as groups from '../groups/lookup.ts';
 import { restoreDeleted, softDelete } from '../soft-delete.ts';
+import { presentDocuments } from './present.ts';
 import type { DocumentRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { DocumentUpsertBody } from './schema.ts';
@@ -129,8 +131,17 @@ async function updateDocument(ctx: Context, ref: string, body: DocumentUpsertBod
   if (!(await repo.updateDocument(ctx.db, ctx.workspace.id, current.id, changes))) throw DELETED();
   const row = { ...current, ...changes };
   if (edited) await DOCUMENT_INDEX.write(ctx, row);
-  await recordEvent(ctx, 'document.updated', row.id, at);
+  await recordEvent(ctx, 'document.updated', row.id, at, await documentChanges(ctx, current, row));
   return row;
+}
+
+/** What a document.updated event says changed (events/changes.ts); the presenter asks no query here. */
+async function documentChanges(ctx: Context, before: DocumentRow, after: DocumentRow) {
+  const [was, is] = await presentDocuments(ctx, [before, after], {
+    expand: new Set(),
+    includeMarkdown: true,
+  });
+  return changedFrom(was!, is!);
 }
 
 /** DELETE /v1/documents/{id}: soft delete; deleting a deleted document changes nothing. */

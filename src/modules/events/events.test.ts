@@ -67,9 +67,10 @@ describe('GET /v1/events', () => {
     assert.match(first.id, UUID_PATTERN);
     assert.equal(first.workspaceId, f.ws.workspace.id);
     assert.equal(new Set(items.map((e) => e.id)).size, items.length);
-    // data is the thing as it is now (read at delivery time), with every expansion.
-    assert.deepEqual(first.data, (await f.owner.get(`/v1/tasks/${task.id}?expand=all`)).body);
-    assert.deepEqual(items[4]!.data, (await f.owner.get(`/v1/documents/${doc.id}?expand=all`)).body);
+    // data is the thing as it is now (read at delivery time), with every expansion and the markdown.
+    const full = 'expand=all&includeMarkdown=true';
+    assert.deepEqual(first.data, (await f.owner.get(`/v1/tasks/${task.id}?${full}`)).body);
+    assert.deepEqual(items[4]!.data, (await f.owner.get(`/v1/documents/${doc.id}?${full}`)).body);
     assert.deepEqual(items[5]!.data, (await f.owner.get(`/v1/posts/${post.id}?expand=all`)).body);
   });
 

@@ -2,17 +2,40 @@
 
 import { readContext } from '../../context.ts';
 import { readFeed } from '../../events/feed.ts';
-import { type Position, positionOf, START } from '../../events/stream.ts';
+import { head, type Position, positionOf, START } from '../../events/stream.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
-import { invalidRequest } from '../../http/errors.ts';
+import type { Cursors } from '../../http/cursor.ts';
+import { AppError, invalidRequest } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
 import { DEFAULT_LIMIT, errors } from '../../http/schemas.ts';
-import { Event, EventFeedPage, EventFeedQuery } from './schema.ts';
+import { EVENT_VARIANTS, Event, EventFeedPage, EventFeedQuery, RESOURCE_SCHEMAS } from './schema.ts';
+
+/**
+ * A position this database made, or 400 invalid_cursor saying how to go on. Positions are signed with
+ * the database's own cursor secret (http/cursor.ts), which stays behind when the data moves to
+ * another database (transfer/tables.ts): there a position made by the old one cannot be read, and an
+ * event id, which travels with the events, is how a consumer carries on.
+ */
+function decodePosition(cursors: Cursors, scope: string, given: string, param: 'cursor' | 'after') {
+  try {
+    return cursors.decode(scope, given, 2);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'invalid_cursor') throw error;
+    throw new AppError(
+      'invalid_cursor',
+      'This position was not made by this database (another database or installation, or it was altered): ' +
+        'continue with after=<the id of the last event you processed>, which every database reads',
+      [{ path: `/query/${param}`, message: 'not a position of this database; use after=<last event id>' }],
+    );
+  }
+}
 
 export default async function eventRoutes(app: App): Promise<void> {
   const { database, cursors, config } = app.cairn;
-  app.addSchema(Event);
+  // The resources' schemas that events' data refers to (events/schema.ts DATA_SCHEMA), the event
+  // types' schemas, and their union.
+  for (const schema of [...RESOURCE_SCHEMAS, ...EVENT_VARIANTS, Event]) app.addSchema(schema);
 
   app.get(
     '/v1/events',
@@ -35,6 +58,11 @@ export default async function eventRoutes(app: App): Promise<void> {
       if (query.after !== undefined && query.cursor !== undefined) {
         throw invalidRequest('/query/after', 'after cannot be combined with cursor');
       }
+      if (query.after === 'latest') {
+        // Where "now" is, without reading the history: an empty page whose cursor is the end.
+        const end = await head(ctx.db, ctx.dialect, ctx.workspace.id);
+        return { data: [], nextCursor: cursors.encode(scope, [end.tx, end.seq]), hasMore: false };
+      }
       let after: Position = START;
       const given = query.cursor ?? query.after;
       if (given !== undefined) {
@@ -49,7 +77,12 @@ export default async function eventRoutes(app: App): Promise<void> {
           }
           after = found;
         } else {
-          const [tx, seq] = cursors.decode(scope, given, 2);
+          const [tx, seq] = decodePosition(
+            cursors,
+            scope,
+            given,
+            query.cursor !== undefined ? 'cursor' : 'after',
+          );
           after = { tx: Number(tx), seq: Number(seq) };
         }
       }

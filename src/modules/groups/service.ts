@@ -8,6 +8,7 @@ import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
 import type { GroupKind, MemberRole, TaskStage } from '../../db/types.ts';
+import { changedFrom } from '../../events/changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -16,6 +17,7 @@ import * as tasks from '../tasks/service.ts';
 import * as users from '../users/service.ts';
 import { groupRule, groupVisibility } from './lookup.ts';
 import { canCreateGroup, canEditGroup } from './policy.ts';
+import { presentGroups } from './present.ts';
 import type { GroupRow, LabelRow, MemberRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { AreaUpsertBody } from './schema.ts';
@@ -318,7 +320,7 @@ async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: Are
     await writeLabels(ctx, row.id, body.taskLabels, existing, at);
   }
   if (changes.name !== undefined && changes.name !== current.name) await GROUP_INDEX.write(ctx, row);
-  await recordEvent(ctx, `${kind}.updated`, row.id, at);
+  await recordEvent(ctx, `${kind}.updated`, row.id, at, await groupChanges(ctx, current, row));
   return row;
 }
 
@@ -328,8 +330,9 @@ export async function archiveGroup(ctx: Context, kind: GroupKind, ref: string): 
   const at = changedAt(row.updated_at);
   // Conditional on the current state: two archives at once archive (and tell) once.
   if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, true, at))) return row;
-  await recordEvent(ctx, `${kind}.updated`, row.id, at);
-  return { ...row, archived_at: at, updated_at: at };
+  const archived = { ...row, archived_at: at, updated_at: at };
+  await recordEvent(ctx, `${kind}.updated`, row.id, at, await groupChanges(ctx, row, archived));
+  return archived;
 }
 
 export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string): Promise<GroupRow> {
@@ -338,8 +341,19 @@ export async function unarchiveGroup(ctx: Context, kind: GroupKind, ref: string)
   if (row.archived_at === null) throw notArchived();
   const at = changedAt(row.updated_at);
   if (!(await setArchived(ctx.db, 'groups', ctx.workspace.id, row.id, false, at))) throw notArchived();
-  await recordEvent(ctx, `${kind}.updated`, row.id, at);
-  return { ...row, archived_at: null, updated_at: at };
+  const unarchived = { ...row, archived_at: null, updated_at: at };
+  await recordEvent(ctx, `${kind}.updated`, row.id, at, await groupChanges(ctx, row, unarchived));
+  return unarchived;
+}
+
+/**
+ * What a team.updated or area.updated event says changed (events/changes.ts): the group's own fields;
+ * members, statuses and labels are expansions, whose change shows as updatedAt. The presenter asks no
+ * query without expansions.
+ */
+async function groupChanges(ctx: Context, before: GroupRow, after: GroupRow) {
+  const [was, is] = await presentGroups(ctx, [before, after], new Set());
+  return changedFrom(was!, is!);
 }
 
 export interface TeamSearch {

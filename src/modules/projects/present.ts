@@ -10,6 +10,7 @@ import type { ProjectStatusRow } from '../project-statuses/repository.ts';
 import * as statuses from '../project-statuses/service.ts';
 import type { UserRow } from '../users/repository.ts';
 import * as users from '../users/service.ts';
+import { projectFields } from './fields.ts';
 import type { ProjectRow } from './repository.ts';
 import type { Project, ProjectExpansion } from './schema.ts';
 import { type LoadedProject, teamIdsOf } from './service.ts';
@@ -81,37 +82,9 @@ async function loadExpansions(
   return { owners, statuses: projectStatuses, collections: collectionRows, groups: groupRows, visibility };
 }
 
-function presentProject(
-  { row, teamIds: allTeamIds }: LoadedProject,
-  loaded: Loaded,
-  includeMarkdown: boolean,
-): Project {
-  const { visibility } = loaded;
-  const teamIds = visibility.all ? allTeamIds : allTeamIds.filter((id) => visibility.visible.has(id));
-  // A project made from a template belongs to one area, and reads as the area variant.
-  const areaId = teamIds.find((id) => !visibility.visibleTeams.has(id));
-  const out: Project = {
-    id: row.id,
-    publicId: row.public_id,
-    name: row.name,
-    slug: row.slug,
-    icon: row.icon,
-    color: row.color,
-    startDate: row.start_date,
-    dueDate: row.due_date,
-    ownerId: row.owner_id,
-    ...(areaId ? { areaId } : { collectionId: row.collection_id }),
-    workspaceId: row.workspace_id,
-    statusId: row.status_id,
-    archivedAt: row.archived_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(areaId ? {} : { teamIds }),
-    description: includeMarkdown
-      ? { html: row.description_html, markdown: row.description_markdown }
-      : { html: row.description_html },
-  };
-  addExpansions(out, row, teamIds, areaId, loaded);
+function presentProject(project: LoadedProject, loaded: Loaded, includeMarkdown: boolean): Project {
+  const { out, teamIds, areaId } = projectFields(project, loaded.visibility, includeMarkdown);
+  addExpansions(out, project.row, teamIds, areaId, loaded);
   return out;
 }
 

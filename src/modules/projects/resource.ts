@@ -29,7 +29,7 @@ export const PROJECT = defineResource({
   eventData: {
     loadVisible: loadVisibleProjects,
     present: (ctx, rows) =>
-      presentProjects(ctx, rows, { expand: new Set(PROJECT_EXPANSIONS), includeMarkdown: false }),
+      presentProjects(ctx, rows, { expand: new Set(PROJECT_EXPANSIONS), includeMarkdown: true }),
   },
   routes: projectRoutes,
 });

@@ -8,6 +8,7 @@ import { lockDerived } from '../../db/locks.ts';
 import { distinctWords } from '../../db/search/fold.ts';
 import { type MatchMode, plainIndex } from '../../db/search/index.ts';
 import { setArchived } from '../../db/state.ts';
+import { changedFrom } from '../../events/changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.ts';
 import { textRef } from '../../http/ids.ts';
@@ -26,6 +27,7 @@ import * as groups from '../groups/lookup.ts';
 import * as posts from '../posts/write.ts';
 import * as statuses from '../project-statuses/service.ts';
 import * as users from '../users/service.ts';
+import { projectFields } from './fields.ts';
 import { canChangeProjects } from './policy.ts';
 import type { ProjectRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -288,7 +290,15 @@ async function updateProject(
   const row = { ...current.row, ...changes };
   if (changes.name !== undefined || changes.description_html !== undefined)
     await PROJECT_INDEX.write(ctx, row);
-  await recordEvent(ctx, 'project.updated', row.id, at);
+  const seen = await groups.groupVisibility(ctx);
+  const fields = (p: LoadedProject) => projectFields(p, seen, true).out;
+  await recordEvent(
+    ctx,
+    'project.updated',
+    row.id,
+    at,
+    changedFrom(fields(current), fields({ row, teamIds })),
+  );
   return { row, teamIds };
 }
 

@@ -87,7 +87,22 @@ function presentTask(
   includeMarkdown: boolean,
 ): Task {
   const isArea = !seen.visibleTeams.has(row.group_id);
-  const out: Task = {
+  const out = taskFields(row, jsonList(e.label_ids), isArea, includeMarkdown);
+  addExpansions(out, e, isArea, seen, expand);
+  return out;
+}
+
+/**
+ * A task's own fields, without expansions; also what a task.updated event compares before and after
+ * the change (service.ts).
+ */
+export function taskFields(
+  row: TaskRow,
+  labelIds: string[],
+  isArea: boolean,
+  includeMarkdown: boolean,
+): Task {
+  return {
     id: row.id,
     publicId: Number(row.public_id),
     name: row.name,
@@ -104,13 +119,11 @@ function presentTask(
     statusId: row.status_id,
     assignedToId: row.assigned_to_id,
     repeatId: row.repeat_id,
-    labelIds: jsonList(e.label_ids),
+    labelIds,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
   };
-  addExpansions(out, e, isArea, seen, expand);
-  return out;
 }
 
 /** The asked-for expansions of one task onto its API object. */

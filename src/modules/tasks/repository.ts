@@ -302,16 +302,35 @@ export async function labelIdsOf(
   );
 }
 
-export async function replaceLabels(db: Kysely<DB>, workspaceId: string, taskId: string, labelIds: string[]) {
-  await db
+/**
+ * Replaces a task's labels; answers the ones it had, in their team's order (as GET shows them: what a
+ * task.updated event says they were), read by the same statement that removes them.
+ */
+export async function replaceLabels(
+  db: Kysely<DB>,
+  workspaceId: string,
+  taskId: string,
+  labelIds: string[],
+): Promise<string[]> {
+  const removed = await db
     .deleteFrom('task_label_links')
     .where('workspace_id', '=', workspaceId)
     .where('task_id', '=', taskId)
+    .returning((eb) => [
+      'label_id',
+      eb
+        .selectFrom('task_labels as tl')
+        .select('tl.position')
+        .whereRef('tl.workspace_id', '=', 'task_label_links.workspace_id')
+        .whereRef('tl.id', '=', 'task_label_links.label_id')
+        .as('position'),
+    ])
     .execute();
   await insertLabelLinks(
     db,
     labelIds.map((label_id) => ({ workspace_id: workspaceId, task_id: taskId, label_id })),
   );
+  return removed.sort((a, b) => Number(a.position) - Number(b.position)).map((r) => r.label_id);
 }
 
 /** How many tasks (deleted or not) use each of these statuses. */

@@ -26,7 +26,7 @@ export const TASK = defineResource({
   eventData: {
     loadVisible: loadVisibleTasks,
     present: (ctx, rows) =>
-      presentTasks(ctx, rows, { expand: new Set(TASK_EXPANSIONS), includeMarkdown: false }),
+      presentTasks(ctx, rows, { expand: new Set(TASK_EXPANSIONS), includeMarkdown: true }),
   },
   routes: taskRoutes,
 });

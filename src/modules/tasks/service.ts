@@ -1,7 +1,9 @@
 // Operations on tasks, each inside the caller's transaction (or batch savepoint), each writing its event.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { type Context, changedAt, now } from '../../context.ts';
 import type { TaskStage, Visibility } from '../../db/types.ts';
+import { changedFrom } from '../../events/changes.ts';
 import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
@@ -12,6 +14,7 @@ import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
 import { moveCounts } from './counts.ts';
+import { taskFields } from './present.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
 import { TASK_INDEX } from './repository.ts';
@@ -355,7 +358,13 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
     const own = new Set((await groups.labelsOfGroup(ctx, groupId)).map((l) => l.id));
     labelIds = kept.filter((id) => own.has(id));
   }
-  if (labelIds !== undefined) await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds);
+  const labels =
+    labelIds === undefined
+      ? undefined
+      : {
+          before: await repo.replaceLabels(ctx.db, ctx.workspace.id, current.id, labelIds),
+          after: labelIds,
+        };
 
   const textChanged = changes.name !== undefined || changes.description_html !== undefined;
   const index = textChanged ? TASK_INDEX.columns(ctx, { ...current, ...changes }) : {};
@@ -372,9 +381,24 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
   // The event before the counters, whose rows stay locked until the commit (insertCreates).
-  await recordEvent(ctx, 'task.updated', row.id, at);
+  await recordEvent(ctx, 'task.updated', row.id, at, taskChanges(current, row, labels));
   await moveCounts(ctx, [{ before: current, after: row }]);
   return { row, created: false };
+}
+
+/**
+ * What a task.updated event says changed: the task's fields before and after, as GET shows them
+ * (events/changes.ts). The labels are compared as a set (GET lists them in their team's order,
+ * whatever order the body gave); unless the update replaced them they are the same on both sides. A
+ * task's group changes only from team to team, so the field is named teamId on both sides.
+ */
+function taskChanges(before: TaskRow, after: TaskRow, labels?: { before: string[]; after: string[] }) {
+  const was = labels?.before ?? [];
+  const same = labels === undefined || isDeepStrictEqual([...labels.after].sort(), [...was].sort());
+  return changedFrom(
+    taskFields(before, was, false, true),
+    taskFields(after, same ? was : labels.after, false, true),
+  );
 }
 
 /** DELETE /v1/tasks/{id}: soft delete; deleting a deleted task changes nothing. */
