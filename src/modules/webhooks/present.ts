@@ -1,7 +1,7 @@
 import type { DeliveryRow, SubscriptionRow } from './repository.ts';
 import type { WebhookDelivery, WebhookSubscription } from './schema.ts';
 
-export function presentSubscription(row: SubscriptionRow): WebhookSubscription {
+export function presentSubscription(row: Omit<SubscriptionRow, 'seq'>): WebhookSubscription {
   return {
     id: row.id,
     hookUrl: row.hook_url,
@@ -13,6 +13,8 @@ export function presentSubscription(row: SubscriptionRow): WebhookSubscription {
     nextAttemptAt: row.next_attempt_at,
     createdById: row.created_by_id,
     createdAt: row.created_at,
+    updatedAt: row.changed_at,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
   };
 }
 

@@ -85,6 +85,8 @@ describe('subscribing', () => {
       nextAttemptAt: null,
       createdById: f.ws.user.id,
       createdAt: mine.createdAt,
+      updatedAt: mine.createdAt,
+      previousSecretExpiresAt: null,
     });
     assert.match(mine.createdAt, ISO_PATTERN);
     assert.equal(JSON.stringify(list.body).includes(res.body.secret), false);
