@@ -78,12 +78,10 @@ export const WebhookSubscription = Type.Object(
       description:
         'When hookUrl, event or the secret last changed: the version ETag and If-Match carry (deliveries do not move it)',
     }),
-    previousSecretExpiresAt: Nullable(
-      Type.String({
-        format: 'date-time',
-        description: 'Until when the secret replaced by the last roll still signs deliveries',
-      }),
-    ),
+    previousSecretExpiresAt: Type.Union([Timestamp, Type.Null()], {
+      description:
+        'Until when the secret replaced by the last roll still signs deliveries beside the current one; null when no roll is that recent',
+    }),
   },
   { $id: 'WebhookSubscription' },
 );

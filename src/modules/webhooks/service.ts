@@ -142,12 +142,12 @@ async function refuseOverlap(
  */
 export async function rollSecret(ctx: Context, ref: string): Promise<string> {
   const existing = await loadSubscription(ctx, ref, true);
-  const at = now();
+  const at = changedAt(existing.changed_at);
   const changes = {
     secret: newSecret(),
     previous_secret: existing.secret,
     previous_secret_expires_at: new Date(Date.parse(at) + PREVIOUS_SECRET_MS).toISOString(),
-    changed_at: changedAt(existing.changed_at, at),
+    changed_at: at,
   };
   await repo.updateSubscription(ctx.db, ctx.workspace.id, existing.id, changes);
   return changes.secret;

@@ -146,7 +146,10 @@ describe('subscribing', () => {
         hookUrl: `http://${host}:8080/hook`,
         event: 'task.created',
       });
-      assert.equal(problem(res, 400, 'validation_failed').errors[0].path, '/body/hookUrl', host);
+      const body = problem(res, 400, 'validation_failed');
+      assert.equal(body.errors[0].path, '/body/hookUrl', host);
+      // The refusal names the switch for a receiver on a trusted network.
+      assert.match(body.detail, /internal address: .*CAIRN_WEBHOOK_ALLOW_PRIVATE=true/, host);
     }
     const unresolvable = await api.post('/v1/webhooks/subscribe', {
       hookUrl: 'http://no-such-host.invalid/hook',
