@@ -18,7 +18,9 @@ function capture() {
     warnings,
     log: {
       info() {},
-      warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }),
+      warn: (fields: unknown, message?: string) => {
+        warnings.push({ fields: fields as Record<string, unknown>, message: message ?? '' });
+      },
       error: (o: unknown, m?: string) => console.error(m, o),
     },
   };
