@@ -6,7 +6,7 @@ import type { EventType } from '../registry.ts';
 import { EVENT_TYPES } from '../registry.ts';
 
 /** `*` and one `<resource>.*` per resource with events, in the registry's order. */
-const EVENT_PATTERNS: readonly string[] = [
+export const EVENT_PATTERNS: readonly string[] = [
   '*',
   ...new Set(EVENT_TYPES.map((t) => `${t.slice(0, t.indexOf('.'))}.*`)),
 ];
@@ -22,6 +22,11 @@ export function typesOf(event: string): EventType[] {
     return EVENT_TYPES.filter((t) => t.startsWith(prefix));
   }
   return EVENT_TYPES.filter((t) => t === event);
+}
+
+/** The types to read a subscription's events with (stream.ts readEvents): none for `*`, which reads them all. */
+export function readTypes(event: string): readonly string[] {
+  return event === '*' ? [] : typesOf(event);
 }
 
 /** Whether two subscriptions' events have a type in common. */

@@ -12,6 +12,7 @@ import type {
 } from '../../db/types.ts';
 import { isAfter, settled } from '../../events/stream.ts';
 import type { RowKind } from '../../preconditions.ts';
+import { EVENT_PATTERNS, typesOf } from './patterns.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -213,17 +214,27 @@ export async function deleteReplay(db: Kysely<DB>, workspaceId: string, id: stri
 }
 
 /**
- * SQL: an event's type is one a subscription's `event` covers (patterns.ts): the name itself, or a
- * pattern (`*`, `task.*`) whose text before the `*` begins the type (`*` begins every type).
+ * SQL: a settled event after the subscription's place that its `event` covers (patterns.ts), written
+ * per form so that each is a seek: a name probes the events of its type (events_stream_by_type), `*`
+ * the stream itself (events_stream), and each `<resource>.*` the types it covers. One condition
+ * matching the pattern's text instead would scan every event after the place: a subscription's place
+ * stays at the last event it covers, and a rare type (`project_template.*`) may have thousands of
+ * others after it.
  */
-function eventMatches(type: RawBuilder<unknown>, event: RawBuilder<unknown>) {
-  return sql<SqlBool>`(${type} = ${event} or (${event} like '%*'
-    and substr(${type}, 1, length(${event}) - 1) = substr(${event}, 1, length(${event}) - 1)))`;
+function coveredEventAfter(dialect: Dialect) {
+  const after = isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'));
+  const exists = (type: RawBuilder<unknown>) =>
+    sql`exists (select 1 from events e where e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)})`;
+  const patterns = EVENT_PATTERNS.filter((p) => p !== '*').map(
+    (p) => sql`when ${p} then ${exists(sql`e.type in (${sql.join(typesOf(p))})`)}`,
+  );
+  return sql<SqlBool>`(case s.event when '*' then ${exists(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
+    else ${exists(sql`e.type = s.event`)} end)`;
 }
 
 /**
  * Leases up to `n` subscriptions that have work now: a replay, or an active one past its next attempt
- * with a settled event of its type after its position. On PostgreSQL the candidates are locked with
+ * with a settled event it covers after its position. On PostgreSQL the candidates are locked with
  * SKIP LOCKED, so processes claiming at once split them instead of queueing on each other.
  */
 export async function claimDue(
@@ -234,11 +245,9 @@ export async function claimDue(
   leaseUntil: string,
   n: number,
 ): Promise<SubscriptionRow[]> {
-  const matches = eventMatches(sql.ref('e.type'), sql.ref('s.event'));
   const due = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at}) and (exists (select 1 from webhook_replays r where r.workspace_id = s.workspace_id and r.subscription_id = s.id)
     or (s.state = 'active' and (s.next_attempt_at is null or s.next_attempt_at <= ${at})
-      and exists (select 1 from events e where e.workspace_id = s.workspace_id and ${matches}
-        and ${isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'))} and ${settled(dialect)})))`;
+      and ${coveredEventAfter(dialect)}))`;
   const free = sql<SqlBool>`(lease_until is null or lease_until < ${at})`;
   const candidates = db
     .selectFrom('webhook_subscriptions as s')

@@ -11,7 +11,7 @@ import { type EventRow, findEvent, type Position, readEvents } from '../../event
 import { actingAs } from '../workspaces/service.ts';
 import type { Deliverer, Outcome } from './deliver.ts';
 import type { FailureLog } from './failure-log.ts';
-import { typesOf } from './patterns.ts';
+import { readTypes } from './patterns.ts';
 import type { Attempt, SubscriptionRow } from './queue.ts';
 import * as queue from './queue.ts';
 import { backoffMs, givesUp } from './schedule.ts';
@@ -130,7 +130,7 @@ export class SubscriptionTurn {
         database.dialect,
         sub.workspace_id,
         this.#cursor,
-        typesOf(sub.event),
+        readTypes(sub.event),
         PAGE,
       );
       // Caught up, and no commit came while it waited: the turn ends. (A commit whose events it
