@@ -60,7 +60,7 @@ const newThread = async () =>
 const newSubscription = async () => {
   // No worker runs in tests, so nothing writes to it in the background.
   const res = await owner.post('/v1/webhooks/subscribe', {
-    hookUrl: 'http://127.0.0.1:9/hook',
+    hookUrl: `http://127.0.0.1:9/hook/${++counter}`,
     event: 'document.restored',
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -195,10 +195,15 @@ const EXERCISED: Record<string, () => Promise<Attempt[]>> = {
     });
     return [{ url: `/v1/project-templates/${template.id}/create-project`, body: {} }];
   },
-  subscribeWebhook: async () => [
-    { url: '/v1/webhooks/subscribe', body: { hookUrl: 'http://127.0.0.1:9/new', event: 'task.restored' } },
-  ],
+  subscribeWebhook: async () => {
+    const target = await newSubscription();
+    return [
+      { url: '/v1/webhooks/subscribe', body: { hookUrl: 'http://127.0.0.1:9/new', event: 'task.restored' } },
+      { url: '/v1/webhooks/subscribe', body: { id: target.id, event: 'document.*' }, tag: target.tag },
+    ];
+  },
   unsubscribeWebhook: on(newSubscription, (id) => `/v1/webhooks/subscribe/${id}`),
+  rollWebhookSecret: on(newSubscription, (id) => `/v1/webhooks/subscribe/${id}/roll-secret`),
   // A retry queues a new attempt: a create. The delivery it repeats is written as the worker would.
   retryWebhookDelivery: async () => {
     const sub = await newSubscription();

@@ -344,7 +344,13 @@ export interface WebhookSubscriptionsTable {
   lease_owner: string | null;
   lease_until: Timestamp | null;
   created_at: Timestamp;
+  /** The worker's bookkeeping: every lease and attempt moves it. Not a version. */
   updated_at: Timestamp;
+  /** The version (ETag, If-Match): when hookUrl, event or the secret last changed (migration 0012). */
+  changed_at: Timestamp;
+  /** The secret before the last roll, still signing until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
 }
 
 export interface WebhookDeliveriesTable {

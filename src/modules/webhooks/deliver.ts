@@ -1,7 +1,7 @@
-// One webhook delivery over HTTP (docs/decisions.md §7): POST the body, signed per Standard Webhooks with the
-// subscription's secret; 10 s for the whole exchange; redirects are not followed (a 3xx is a failure,
-// like any other non-2xx). The socket connects only to addresses ssrf.ts has checked, unless private
-// targets are allowed.
+// One webhook delivery over HTTP (docs/decisions.md §7, docs/integrations.md): POST the body, signed per
+// Standard Webhooks with the subscription's secret (and, for a day, the one a roll replaced); 10 s for
+// the whole exchange; redirects are not followed (a 3xx is a failure, like any other non-2xx). The
+// socket connects only to addresses ssrf.ts has checked, unless private targets are allowed.
 //
 // undici is loaded with the first delivery, not with the server: most servers have no subscription,
 // and undici (with Node's own copy, which it loads) is ~6 MB of code and data.
@@ -22,9 +22,42 @@ export interface Outcome {
   retryAfter?: number;
 }
 
+/** One POST: where, signed by which secrets, and what it carries. */
+interface Delivery {
+  hookUrl: string;
+  /** The subscription's secret, then the one a roll replaced while it still signs (service.ts). */
+  secrets: readonly string[];
+  /** webhook-id: the event's id, the same on every attempt. */
+  messageId: string;
+  eventType: string;
+  subscriptionId: string;
+  body: string;
+}
+
 export interface Deliverer {
-  send(hookUrl: string, secret: string, messageId: string, body: string): Promise<Outcome>;
+  send(delivery: Delivery): Promise<Outcome>;
   close(): Promise<void>;
+}
+
+/**
+ * The headers of a delivery: Standard Webhooks' three, with one `v1,` signature per secret, space
+ * separated (the specification's form for a secret being rotated: a receiver accepts the message when
+ * any signature verifies with its secret), and Cairn's two, so that one receiver URL can route an
+ * event and pick its secret before reading the body.
+ */
+function deliveryHeaders(delivery: Delivery, timestamp: Date): Record<string, string> {
+  const { messageId, body } = delivery;
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': delivery.secrets
+      .map((secret) => new Webhook(secret).sign(messageId, timestamp, body))
+      .join(' '),
+    'cairn-event-type': delivery.eventType,
+    'cairn-subscription-id': delivery.subscriptionId,
+  };
 }
 
 /** An HTTP date in any of its three forms (RFC 9110 §5.6.7) starts with the day's name. */
@@ -59,27 +92,20 @@ export function createDeliverer(allowPrivate: boolean): Deliverer {
       request,
     })));
   return {
-    async send(hookUrl, secret, messageId, body) {
+    async send(delivery) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       try {
-        const url = parseHookUrl(hookUrl);
+        const url = parseHookUrl(delivery.hookUrl);
         if (!allowPrivate) checkLiteral(url);
-        const timestamp = new Date();
-        const signature = new Webhook(secret).sign(messageId, timestamp, body);
+        const headers = deliveryHeaders(delivery, new Date());
         const { agent, request } = await client();
         const response = await request(url, {
           method: 'POST',
           dispatcher: agent,
           signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': USER_AGENT,
-            'webhook-id': messageId,
-            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-          body,
+          headers,
+          body: delivery.body,
         });
         // The answer's body is not used, but must be read (or dropped) to free the connection.
         await response.body.dump({ limit: 64 * 1024 }).catch(() => {});

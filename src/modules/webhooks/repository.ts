@@ -1,6 +1,6 @@
 // The webhook tables: subscriptions (each its own delivery queue, migrations/0007_webhooks.ts), the
 // log of delivery attempts, and replays asked for by hand.
-import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { tableListing } from '../../db/listing.ts';
@@ -12,6 +12,7 @@ import type {
 } from '../../db/types.ts';
 import { isAfter, settled } from '../../events/stream.ts';
 import type { RowKind } from '../../preconditions.ts';
+import { EVENT_PATTERNS, typesOf } from './patterns.ts';
 
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -37,6 +38,9 @@ const SUBSCRIPTION_COLUMNS = [
   's.lease_until',
   's.created_at',
   's.updated_at',
+  's.changed_at',
+  's.previous_secret',
+  's.previous_secret_expires_at',
 ] as const;
 
 const DELIVERY_COLUMNS = [
@@ -60,16 +64,64 @@ export async function insertSubscription(db: Kysely<DB>, row: Omit<SubscriptionR
 }
 
 /**
- * Subscriptions by id (preconditions.ts loadById). The version is the createdAt, since nothing a
- * client sets changes after it is made (the worker's bookkeeping moves its updated_at, which is not
- * a version; docs/reliability.md).
+ * Subscriptions by id (preconditions.ts loadById). The version is changed_at, which a client's change
+ * (hookUrl, event, a rolled secret) moves; the worker's bookkeeping moves updated_at, which is not a
+ * version: a delivery in between would fail every If-Match (docs/reliability.md).
  */
 export const SUBSCRIPTIONS: RowKind<SubscriptionRow> = {
   from: 'webhook_subscriptions as s',
   columns: SUBSCRIPTION_COLUMNS,
   name: 'webhook subscription',
-  version: (r) => r.created_at,
+  version: (r) => r.changed_at,
 };
+
+/** What a client changes of a subscription (service.ts), with the bookkeeping a change resets. */
+export async function updateSubscription(
+  db: Kysely<DB>,
+  workspaceId: string,
+  id: string,
+  changes: Partial<Omit<SubscriptionRow, 'seq' | 'workspace_id' | 'id'>>,
+): Promise<void> {
+  await db
+    .updateTable('webhook_subscriptions')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Every subscription of one creator (a handful: what the overlap check compares with). */
+export function subscriptionsOf(
+  db: Kysely<DB>,
+  workspaceId: string,
+  creatorId: string,
+): Promise<Pick<SubscriptionRow, 'id' | 'hook_url' | 'event'>[]> {
+  return db
+    .selectFrom('webhook_subscriptions as s')
+    .select(['s.id', 's.hook_url', 's.event'])
+    .where('s.workspace_id', '=', workspaceId)
+    .where('s.created_by_id', '=', creatorId)
+    .execute();
+}
+
+/**
+ * Takes the lock on one creator's set of subscriptions until the transaction ends, so that two
+ * subscribes of the same receiver at once check for overlap one after the other (the second sees the
+ * first and is 409). PostgreSQL: a transaction-level advisory lock keyed by the workspace and the
+ * creator, the same kind db/locks.ts takes for derived values; SQLite: nothing, its writers are
+ * serialized.
+ */
+export async function lockSubscriptionsOf(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  workspaceId: string,
+  creatorId: string,
+) {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtext(${workspaceId}), hashtext(${`webhook_subscriptions:${creatorId}`}))`.execute(
+    db,
+  );
+}
 
 /** Removes a subscription with its log and queued replays. */
 export async function deleteSubscription(db: Kysely<DB>, workspaceId: string, id: string): Promise<void> {
@@ -162,8 +214,27 @@ export async function deleteReplay(db: Kysely<DB>, workspaceId: string, id: stri
 }
 
 /**
+ * SQL: a settled event after the subscription's place that its `event` covers (patterns.ts), written
+ * per form so that each is a seek: a name probes the events of its type (events_stream_by_type), `*`
+ * the stream itself (events_stream), and each `<resource>.*` the types it covers. One condition
+ * matching the pattern's text instead would scan every event after the place: a subscription's place
+ * stays at the last event it covers, and a rare type (`project_template.*`) may have thousands of
+ * others after it.
+ */
+function coveredEventAfter(dialect: Dialect) {
+  const after = isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'));
+  const exists = (type: RawBuilder<unknown>) =>
+    sql`exists (select 1 from events e where e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)})`;
+  const patterns = EVENT_PATTERNS.filter((p) => p !== '*').map(
+    (p) => sql`when ${p} then ${exists(sql`e.type in (${sql.join(typesOf(p))})`)}`,
+  );
+  return sql<SqlBool>`(case s.event when '*' then ${exists(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
+    else ${exists(sql`e.type = s.event`)} end)`;
+}
+
+/**
  * Leases up to `n` subscriptions that have work now: a replay, or an active one past its next attempt
- * with a settled event of its type after its position. On PostgreSQL the candidates are locked with
+ * with a settled event it covers after its position. On PostgreSQL the candidates are locked with
  * SKIP LOCKED, so processes claiming at once split them instead of queueing on each other.
  */
 export async function claimDue(
@@ -176,8 +247,7 @@ export async function claimDue(
 ): Promise<SubscriptionRow[]> {
   const due = sql<SqlBool>`(s.lease_until is null or s.lease_until < ${at}) and (exists (select 1 from webhook_replays r where r.workspace_id = s.workspace_id and r.subscription_id = s.id)
     or (s.state = 'active' and (s.next_attempt_at is null or s.next_attempt_at <= ${at})
-      and exists (select 1 from events e where e.workspace_id = s.workspace_id and e.type = s.event
-        and ${isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'))} and ${settled(dialect)})))`;
+      and ${coveredEventAfter(dialect)}))`;
   const free = sql<SqlBool>`(lease_until is null or lease_until < ${at})`;
   const candidates = db
     .selectFrom('webhook_subscriptions as s')

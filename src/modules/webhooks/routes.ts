@@ -13,6 +13,7 @@ import {
   WebhookEventNames,
   WebhookListQuery,
   WebhookRetryAccepted,
+  WebhookSecretRolled,
   WebhookSubscribeBody,
   WebhookSubscribed,
   WebhookSubscription,
@@ -46,16 +47,48 @@ export default async function webhookRoutes(app: App): Promise<void> {
       schema: {
         tags,
         operationId: 'subscribeWebhook',
-        summary: 'Subscribe a URL to one event type',
+        summary:
+          'Subscribe a URL to an event or a pattern of events, or change a subscription when id is given',
+        description:
+          "Without `id`: a new subscription, answered `201 {id, secret}` (the secret only here). With `id`: that subscription gets the hookUrl and event given, keeping its secret and its place in the stream, answered `200` with the subscription; `If-Match` applies. The same hookUrl with an event that overlaps one of the caller's other subscriptions is `409`, naming that subscription.",
         body: WebhookSubscribeBody,
-        response: { 201: WebhookSubscribed, ...errors() },
+        response: {
+          200: Type.Ref('WebhookSubscription'),
+          201: WebhookSubscribed,
+          ...errors('not_found', 'conflict'),
+        },
       },
     },
     async (request, reply) => {
       const body = request.body;
       await service.checkSubscription(body, config.webhookAllowPrivate);
-      const { row } = await inTransaction(database, auth(request), (ctx) => service.subscribe(ctx, body));
-      return reply.code(201).send({ id: row.id, secret: row.secret });
+      const { row, created } = await inTransaction(database, auth(request), (ctx) =>
+        service.upsertSubscription(ctx, body),
+      );
+      if (created) return reply.code(201).send({ id: row.id, secret: row.secret });
+      return reply.code(200).send(presentSubscription(row));
+    },
+  );
+
+  app.post(
+    '/v1/webhooks/subscribe/:id/roll-secret',
+    {
+      config: { secretInAnswer: true },
+      schema: {
+        tags,
+        operationId: 'rollWebhookSecret',
+        summary: "Replace a subscription's secret; the old one still signs deliveries for 24 hours",
+        description:
+          'Answers the new secret (only here). For 24 hours each delivery carries two `v1,` signatures in `webhook-signature`, by the new secret and by the old one, so a receiver verifying with either accepts it; then only the new one signs. A second roll within the 24 hours ends the older secret at once.',
+        params: SubscriptionParams,
+        response: { 200: WebhookSecretRolled, ...errors('not_found') },
+      },
+    },
+    async (request) => {
+      const secret = await inTransaction(database, auth(request), (ctx) =>
+        service.rollSecret(ctx, request.params.id),
+      );
+      return { secret };
     },
   );
 

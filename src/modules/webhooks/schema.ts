@@ -6,25 +6,38 @@ import {
   NullableTimestamp,
   StringEnum,
   Timestamp,
+  UpsertBody,
   Uuid,
 } from '../../http/schemas.ts';
+import { SUBSCRIBABLE } from './patterns.ts';
 
-export const WebhookSubscribeBody = Type.Object(
+/** A subscription's `event`: a name, `*` or `<resource>.*` (patterns.ts). */
+const SubscribedEvent = StringEnum(SUBSCRIBABLE, {
+  description:
+    'An event name (GET /v1/webhooks/events), `*` for every event, or `<resource>.*` for every event of one resource (`task.*`)',
+});
+
+const HookUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Absolute http(s) URL that receives POSTs. Private, loopback and link-local targets are refused unless the server runs with CAIRN_WEBHOOK_ALLOW_PRIVATE=true',
+});
+
+/**
+ * Subscribe, or with `id` change that subscription in place (its secret and its place in the stream
+ * stay). The same receiver with an overlapping event is 409 (docs/integrations.md).
+ */
+export const WebhookSubscribeBody = UpsertBody(
+  { hookUrl: HookUrl, event: SubscribedEvent },
+  ['hookUrl', 'event'],
   {
-    hookUrl: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: 'Absolute http(s) URL that receives POSTs',
-    }),
-    event: Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'An event name (GET /v1/webhooks/events)',
-    }),
-  },
-  {
-    additionalProperties: false,
-    examples: [{ hookUrl: 'https://hooks.example.com/cairn', event: 'task.created' }],
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'A subscription id: change it' }),
+    examples: [
+      { hookUrl: 'https://hooks.example.com/cairn', event: 'task.created' },
+      { hookUrl: 'https://hooks.example.com/cairn', event: '*' },
+      { id: '0b8e5c3e-4f6a-4d2b-9a59-0d8f1c2b3a4e', event: 'task.*' },
+    ],
   },
 );
 export type WebhookSubscribeBody = Static<typeof WebhookSubscribeBody>;
@@ -32,6 +45,13 @@ export type WebhookSubscribeBody = Static<typeof WebhookSubscribeBody>;
 export const WebhookSubscribed = Type.Object({
   id: Uuid,
   secret: Type.String({ description: 'whsec_…: verifies webhook-signature; shown only here' }),
+});
+
+export const WebhookSecretRolled = Type.Object({
+  secret: Type.String({
+    description:
+      'The new whsec_… secret, shown only here. Deliveries carry a signature by it and, for 24 hours, one by the secret it replaces',
+  }),
 });
 
 export const WebhookEventNames = Type.Object({ data: Type.Array(Type.String()) });
@@ -43,7 +63,7 @@ export const WebhookSubscription = Type.Object(
   {
     id: Uuid,
     hookUrl: Type.String(),
-    event: Type.String(),
+    event: Type.String({ description: 'An event name, `*` or `<resource>.*`' }),
     state: StringEnum(STATES),
     disabledReason: Nullable(StringEnum(REASONS, { description: 'failing: 3 days of failed deliveries' })),
     disabledAt: NullableTimestamp,
@@ -53,6 +73,15 @@ export const WebhookSubscription = Type.Object(
     nextAttemptAt: NullableTimestamp,
     createdById: Uuid,
     createdAt: Timestamp,
+    updatedAt: Type.String({
+      format: 'date-time',
+      description:
+        'When hookUrl, event or the secret last changed: the version ETag and If-Match carry (deliveries do not move it)',
+    }),
+    previousSecretExpiresAt: Type.Union([Timestamp, Type.Null()], {
+      description:
+        'Until when the secret replaced by the last roll still signs deliveries beside the current one; null when no roll is that recent',
+    }),
   },
   { $id: 'WebhookSubscription' },
 );

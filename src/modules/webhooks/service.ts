@@ -1,15 +1,17 @@
-// Webhook subscriptions (docs/decisions.md §7): subscribe, list, remove, read the delivery log, replay.
+// Webhook subscriptions (docs/decisions.md §7, docs/integrations.md): subscribe, change in place, roll the
+// secret, list, remove, read the delivery log, replay.
 // Delivery itself is the worker's (worker.ts, through queue.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterCommit, type Context, now } from '../../context.ts';
+import { afterCommit, type Context, changedAt, now } from '../../context.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { listPage } from '../../db/listing.ts';
 import { eventsCommitted } from '../../events/signal.ts';
 import { head } from '../../events/stream.ts';
-import { invalid, notFound } from '../../http/errors.ts';
+import { conflict, invalid, notFound } from '../../http/errors.ts';
 import { uuidRef } from '../../http/ids.ts';
 import { loadById } from '../../preconditions.ts';
 import { EVENT_TYPES } from '../registry.ts';
+import { overlaps, receiverOf } from './patterns.ts';
 import { canManageSubscription } from './policy.ts';
 import { IN_GOOD_STANDING } from './queue.ts';
 import type { DeliveryRow, SubscriptionRow } from './repository.ts';
@@ -21,15 +23,20 @@ export function eventNames(): string[] {
   return [...EVENT_TYPES];
 }
 
+/** How long the secret replaced by a roll still signs deliveries. */
+const PREVIOUS_SECRET_MS = 24 * 3600_000;
+
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
 /**
- * The checks of a subscription that need no transaction: a known event, and a hook URL of the right
- * form whose host resolves only to public addresses (unless private ones are allowed). Run before the
- * transaction, so a slow DNS answer holds no database connection.
+ * The check of a subscription that needs no transaction: a hook URL of the right form whose host
+ * resolves only to public addresses (unless private ones are allowed). Run before the transaction,
+ * so a slow DNS answer holds no database connection. (`event` is the schema's enum.)
  */
 export async function checkSubscription(body: WebhookSubscribeBody, allowPrivate: boolean): Promise<void> {
-  if (!(EVENT_TYPES as readonly string[]).includes(body.event)) {
-    throw invalid('event', `unknown event; one of ${EVENT_TYPES.join(', ')}`);
-  }
+  if (body.hookUrl === undefined) return;
   try {
     await checkHookUrl(body.hookUrl, allowPrivate);
   } catch (error) {
@@ -38,19 +45,28 @@ export async function checkSubscription(body: WebhookSubscribeBody, allowPrivate
   }
 }
 
-/** POST /v1/webhooks/subscribe: starts at the end of the stream as it stands. */
-export async function subscribe(
+/**
+ * POST /v1/webhooks/subscribe: a new subscription, starting at the end of the stream as it stands;
+ * with `id`, a change of that one in place (changeSubscription).
+ */
+export async function upsertSubscription(
   ctx: Context,
   body: WebhookSubscribeBody,
-): Promise<{ row: Omit<SubscriptionRow, 'seq'> }> {
+): Promise<{ row: Omit<SubscriptionRow, 'seq'>; created: boolean }> {
+  if (body.id !== undefined) return { row: await changeSubscription(ctx, body.id, body), created: false };
+  const { hookUrl, event } = body;
+  if (hookUrl === undefined) throw invalid('hookUrl', 'is required');
+  if (event === undefined) throw invalid('event', 'is required');
+  await repo.lockSubscriptionsOf(ctx.db, ctx.dialect, ctx.workspace.id, ctx.actor.id);
+  await refuseOverlap(ctx, ctx.actor.id, null, hookUrl, event);
   const at = now();
   const start = await head(ctx.db, ctx.dialect, ctx.workspace.id);
   const row: Omit<SubscriptionRow, 'seq'> = {
     workspace_id: ctx.workspace.id,
     id: randomUUID(),
-    hook_url: body.hookUrl,
-    event: body.event,
-    secret: `whsec_${randomBytes(24).toString('base64')}`,
+    hook_url: hookUrl,
+    event,
+    secret: newSecret(),
     created_by_id: ctx.actor.id,
     cursor_tx: start.tx,
     cursor_seq: start.seq,
@@ -59,9 +75,82 @@ export async function subscribe(
     lease_until: null,
     created_at: at,
     updated_at: at,
+    changed_at: at,
+    previous_secret: null,
+    previous_secret_expires_at: null,
   };
   await repo.insertSubscription(ctx.db, row);
-  return { row };
+  return { row, created: true };
+}
+
+/**
+ * A subscription's hookUrl and event changed, its secret and place in the stream kept. An active one
+ * starts afresh at its place: the head event is tried at once, at the new URL, and its three days
+ * of retries count from now. A disabled one stays disabled (a retry of a delivery brings it back).
+ */
+async function changeSubscription(
+  ctx: Context,
+  ref: string,
+  body: WebhookSubscribeBody,
+): Promise<SubscriptionRow> {
+  const existing = await loadSubscription(ctx, ref, true);
+  const hookUrl = body.hookUrl ?? existing.hook_url;
+  const event = body.event ?? existing.event;
+  if (hookUrl === existing.hook_url && event === existing.event) return existing;
+  await repo.lockSubscriptionsOf(ctx.db, ctx.dialect, ctx.workspace.id, existing.created_by_id);
+  await refuseOverlap(ctx, existing.created_by_id, existing.id, hookUrl, event);
+  const fresh =
+    existing.state === 'active' ? { attempts: 0, failing_since: null, next_attempt_at: null } : {};
+  const changes = {
+    hook_url: hookUrl,
+    event,
+    changed_at: changedAt(existing.changed_at),
+    ...fresh,
+  };
+  await repo.updateSubscription(ctx.db, ctx.workspace.id, existing.id, changes);
+  afterCommit(ctx, eventsCommitted);
+  return { ...existing, ...changes };
+}
+
+/**
+ * 409 when another subscription of the same creator sends an event type this one would to the same
+ * receiver (patterns.ts receiverOf): every such event would arrive twice. Subscriptions of other
+ * people are not compared: each receives what its own creator may see, and is invisible to others.
+ * Called under lockSubscriptionsOf.
+ */
+async function refuseOverlap(
+  ctx: Context,
+  creatorId: string,
+  self: string | null,
+  hookUrl: string,
+  event: string,
+): Promise<void> {
+  const receiver = receiverOf(hookUrl);
+  const clash = (await repo.subscriptionsOf(ctx.db, ctx.workspace.id, creatorId)).find(
+    (s) => s.id !== self && receiverOf(s.hook_url) === receiver && overlaps(s.event, event),
+  );
+  if (!clash) return;
+  throw conflict(
+    `Subscription ${clash.id} already sends ${clash.event} to this hookUrl, which overlaps ${event}; change that subscription (POST with its id) or remove it first`,
+  );
+}
+
+/**
+ * POST /v1/webhooks/subscribe/{id}/roll-secret: a new secret. The one it replaces keeps signing
+ * deliveries beside it for 24 hours, so a receiver can switch without missing one; a second roll
+ * within that time ends the older secret at once (only one previous secret is kept).
+ */
+export async function rollSecret(ctx: Context, ref: string): Promise<string> {
+  const existing = await loadSubscription(ctx, ref, true);
+  const at = changedAt(existing.changed_at);
+  const changes = {
+    secret: newSecret(),
+    previous_secret: existing.secret,
+    previous_secret_expires_at: new Date(Date.parse(at) + PREVIOUS_SECRET_MS).toISOString(),
+    changed_at: at,
+  };
+  await repo.updateSubscription(ctx.db, ctx.workspace.id, existing.id, changes);
+  return changes.secret;
 }
 
 /**

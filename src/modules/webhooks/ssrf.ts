@@ -62,6 +62,10 @@ export function isRefusedAddress(address: string): boolean {
 
 export class HookUrlError extends Error {}
 
+/** What a refusal of an internal address ends with: the switch for a receiver on a trusted network. */
+const ALLOW_PRIVATE_HINT =
+  'webhooks may not reach private networks; on a trusted network, start the server with CAIRN_WEBHOOK_ALLOW_PRIVATE=true to allow such targets';
+
 /** The host of a hook URL as an address or a name (`[::1]` loses its brackets). */
 function hostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -96,7 +100,7 @@ async function resolveAllowed(host: string): Promise<LookupAddress[]> {
   const bad = addresses.find((a) => isRefusedAddress(a.address));
   if (bad) {
     throw new HookUrlError(
-      `${host} resolves to ${bad.address}, a loopback, private, link-local or otherwise internal address`,
+      `${host} resolves to ${bad.address}, a loopback, private, link-local or otherwise internal address: ${ALLOW_PRIVATE_HINT}`,
     );
   }
   return addresses;
@@ -133,6 +137,8 @@ export function guardedLookup(host: string, options: { all?: boolean }, callback
 export function checkLiteral(url: URL): void {
   const host = hostOf(url);
   if (isIP(host) && isRefusedAddress(host)) {
-    throw new HookUrlError(`${host} is a loopback, private, link-local or otherwise internal address`);
+    throw new HookUrlError(
+      `${host} is a loopback, private, link-local or otherwise internal address: ${ALLOW_PRIVATE_HINT}`,
+    );
   }
 }

@@ -10,6 +10,8 @@ import { entityKey, renderEntities } from '../../events/render.ts';
 import { type EventRow, findEvent, type Position, readEvents } from '../../events/stream.ts';
 import { actingAs } from '../workspaces/service.ts';
 import type { Deliverer, Outcome } from './deliver.ts';
+import type { FailureLog } from './failure-log.ts';
+import { readTypes } from './patterns.ts';
 import type { Attempt, SubscriptionRow } from './queue.ts';
 import * as queue from './queue.ts';
 import { backoffMs, givesUp } from './schedule.ts';
@@ -34,6 +36,8 @@ export interface TurnHost {
   publicUrl: string;
   deliverer: Deliverer;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** The warning line per failed attempt, rate-limited per subscription. */
+  failures: FailureLog;
   stopping(): boolean;
   /** True when woken (a commit, most likely) within `ms`, false when the time ran out. */
   nextCommit(ms: number): Promise<boolean>;
@@ -99,6 +103,7 @@ export class SubscriptionTurn {
               error: 'the event is no longer kept, or its creator cannot see it',
             };
       const ok = outcome.error === null;
+      if (!ok) this.#logFailure(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
       // A replay that gets through brings a disabled subscription back, from where it stopped.
       const revive: Partial<SubscriptionRow> = ok && sub.state === 'disabled' ? queue.IN_GOOD_STANDING : {};
       const attempt = attemptOf(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
@@ -125,7 +130,7 @@ export class SubscriptionTurn {
         database.dialect,
         sub.workspace_id,
         this.#cursor,
-        [sub.event],
+        readTypes(sub.event),
         PAGE,
       );
       // Caught up, and no commit came while it waited: the turn ends. (A commit whose events it
@@ -168,8 +173,34 @@ export class SubscriptionTurn {
 
   #send(event: EventRow, data: unknown): Promise<Outcome> {
     const sub = this.#sub;
-    const body = JSON.stringify(eventBody(event, sub.workspace_id, data));
-    return this.#host.deliverer.send(sub.hook_url, sub.secret, event.id, body);
+    return this.#host.deliverer.send({
+      hookUrl: sub.hook_url,
+      secrets: secretsOf(sub, now()),
+      messageId: event.id,
+      eventType: event.type,
+      subscriptionId: sub.id,
+      body: JSON.stringify(eventBody(event, sub.workspace_id, data)),
+    });
+  }
+
+  #logFailure(
+    eventId: string,
+    eventType: string,
+    attempt: number,
+    replay: boolean,
+    outcome: Outcome,
+    nextAttemptAt: string | null,
+  ): void {
+    this.#host.failures.failed({
+      subscription: this.#sub.id,
+      event: eventId,
+      eventType,
+      attempt,
+      replay,
+      status: outcome.status,
+      error: outcome.error ?? '',
+      nextAttemptAt,
+    });
   }
 
   /** The deliveries that got through, recorded with the place reached; false when the lease was lost. */
@@ -223,6 +254,7 @@ export class SubscriptionTurn {
       lease_until: null,
     };
     if (givesUp(failingSince, at)) {
+      this.#logFailure(event.id, event.type, attemptNo, false, outcome, null);
       log.warn({ subscription: sub.id }, 'webhook failing for 3 days: subscription disabled');
       const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, null);
       await queue.record(database, sub, owner, at, attempt, {
@@ -235,9 +267,22 @@ export class SubscriptionTurn {
       return;
     }
     const next = new Date(Date.parse(at) + backoffMs(attemptNo, outcome.retryAfter)).toISOString();
+    this.#logFailure(event.id, event.type, attemptNo, false, outcome, next);
     const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, next);
     await queue.record(database, sub, owner, at, attempt, { ...base, next_attempt_at: next });
   }
+}
+
+/** The secrets a delivery is signed with: the current one, and the one a roll replaced until it expires. */
+function secretsOf(
+  sub: Pick<SubscriptionRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  at: string,
+): string[] {
+  const previous = sub.previous_secret;
+  const expires = sub.previous_secret_expires_at;
+  return previous !== null && expires !== null && Date.parse(expires) > Date.parse(at)
+    ? [sub.secret, previous]
+    : [sub.secret];
 }
 
 function attemptOf(

@@ -10,6 +10,7 @@ import { now } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { onEventsCommitted } from '../../events/signal.ts';
 import { createDeliverer, type Deliverer } from './deliver.ts';
+import { FailureLog } from './failure-log.ts';
 import * as queue from './queue.ts';
 import { SubscriptionTurn, type TurnHost } from './turn.ts';
 
@@ -80,6 +81,7 @@ class DeliveryWorker {
       publicUrl: options.publicUrl,
       deliverer: options.deliverer ?? createDeliverer(options.allowPrivate),
       log: options.log,
+      failures: new FailureLog(options.log),
       stopping: () => this.#stopping,
       nextCommit: (ms) => this.#nextCommit(ms),
     };
