@@ -111,7 +111,8 @@ key, token and body within 24 hours answer with the first status, body and \`ETa
 A single resource's answer carries an \`ETag\`; \`If-None-Match\` on \`GET\` answers \`304\` while
 nothing in it changed, and \`If-Match\` on a write or \`DELETE\` is \`412 precondition_failed\` (nothing
 changed) when the resource changed since, and always on a create (a new resource has no version to
-match); a reaction's names its post. Each token may make \`RateLimit-Limit\` requests a minute
+match); a reaction's names its post, and operations that can only make something new do not list
+it. A \`201\` carries \`Location\` where a \`GET\` reads what it made. Each token may make \`RateLimit-Limit\` requests a minute
 (\`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); beyond it, \`429 rate_limited\` with
 \`Retry-After\`. Text searches (a \`/search\` given text to match) count against a lower budget of
 their own. \`503 unavailable\` with \`Retry-After\` means the database could not answer in time and
@@ -134,7 +135,9 @@ Searches with filters only, and lists with \`includeTotal\`, count exactly.
 
 ## Expansions and flags
 \`expand\` is \`all\` (the default), \`none\`, or field names, comma-separated or repeated
-(\`expand=team,project\`, \`expand[]=team\`); an expansion you do not ask for is absent. Flags
+(\`expand=team,project\`, \`expand[]=team\`); an expansion you do not ask for is absent, so the
+resources type expansions as optional. What the default always returns is typed by
+\`<Name>Expanded\` (\`TeamExpanded\`, \`TaskExpanded\`, …): read a default answer as that type. Flags
 (\`includeDeleted\`, \`includeArchived\`, \`includeTotal\`, \`includeMarkdown\`) take true, false, 1 or 0
 in any case, and a bare \`?includeDeleted\` is true.
 

@@ -56,7 +56,8 @@ export function problemResponse(status: number): TSchema {
 /**
  * The error responses a route can give, keyed by status: always 400, 401, 429, 500 and 503, plus what the
  * route names. (405, 413 and 415 for routes with a body, and 412 for writes, are added to every /v1 route's
- * document by http/conventions.ts; the answers themselves come from http/error-handler.ts.)
+ * document by http/conventions.ts, and 304, 409 and 422 by http/document.ts from the operation's shape;
+ * the answers themselves come from http/error-handler.ts.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
