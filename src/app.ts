@@ -11,8 +11,9 @@ import { cursorSecret } from './db/settings.ts';
 import type { App } from './http/app-type.ts';
 import { registerAuth } from './http/auth.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
-import { API_DESCRIPTION, documentObject, documentRoute, registerConventions } from './http/conventions.ts';
+import { API_DESCRIPTION, registerConventions } from './http/conventions.ts';
 import { createCursors } from './http/cursor.ts';
+import { documentObject, documentRoute } from './http/document.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
@@ -58,7 +59,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   });
 
   registerJsonBodies(app);
-  registerConventions(app);
+  registerConventions(app, config.publicUrl);
   // Before the routes: the OpenAPI document is gathered as they are added.
   await registerOpenApi(app, config);
 

@@ -50,12 +50,15 @@ once('every operation has a unique operationId, problem+json errors and examples
   for (const { path, method, op } of ops) {
     const where = `${method} ${path}`;
     if (!path.startsWith('/v1/')) continue;
-    for (const [status, response] of Object.entries(op.responses as Record<string, Doc>)) {
+    for (const [status, ref] of Object.entries(op.responses as Record<string, Doc>)) {
       if (Number(status) < 400) continue;
+      // Every error answer is the one problem+json response of its status (http/document.ts).
+      assert.equal(ref.$ref, `#/components/responses/Problem${status}`, `${where} ${status}`);
+      const response = doc.components.responses[`Problem${status}`];
       assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${where} ${status}`);
       assert.equal(response.content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
     }
-    for (const status of ['400', '401', '405', '429', '500'])
+    for (const status of ['400', '401', '405', '429', '500', '503'])
       assert.ok(op.responses[status], `${where} ${status}`);
     if (op.requestBody) {
       assert.ok(op.responses['413'] && op.responses['415'], `${where} declares 413 and 415`);
@@ -85,6 +88,109 @@ once('every operation has a unique operationId, problem+json errors and examples
   assert.deepEqual(doc.components.schemas.Task.properties.visibility.enum, ['workspace', 'private']);
   for (const section of ['## Authentication', '## Errors', '## Pagination', '## Expansions and flags']) {
     assert.ok(doc.info.description.includes(section), section);
+  }
+});
+
+/** The names of an operation's header parameters, and of one answer's headers. */
+const headerParams = (doc: Doc, op: Doc) =>
+  (op.parameters ?? [])
+    .map((p: Doc) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p))
+    .filter((p: Doc) => p.in === 'header')
+    .map((p: Doc) => p.name);
+const answerHeaders = (doc: Doc, response: Doc) =>
+  Object.keys((response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response).headers);
+
+once('the conventions are in the document: statuses, request and response headers', async () => {
+  const doc = await document();
+  const op = (path: string, method: string) => doc.paths[path][method];
+  const statuses = (path: string, method: string) => Object.keys(op(path, method).responses);
+  const rate = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+  // A read of one resource: 304 with If-None-Match, ETag on its 200 and 304.
+  assert.deepEqual(statuses('/v1/tasks/{id}', 'get'), [
+    '200',
+    '304',
+    '400',
+    '401',
+    '404',
+    '405',
+    '429',
+    '500',
+    '503',
+  ]);
+  assert.deepEqual(headerParams(doc, op('/v1/tasks/{id}', 'get')), ['If-None-Match']);
+  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/{id}', 'get').responses['200']), [...rate, 'ETag']);
+  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/{id}', 'get').responses['304']), [...rate, 'ETag']);
+  // A list: no ETag, so neither If-None-Match nor 304.
+  assert.deepEqual(statuses('/v1/tasks/search', 'get'), ['200', '400', '401', '405', '429', '500', '503']);
+  assert.deepEqual(headerParams(doc, op('/v1/tasks/search', 'get')), []);
+  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/search', 'get').responses['200']), rate);
+  // A create-or-update: If-Match (for the update), 409 and 422 of the Idempotency-Key, Location on 201.
+  const upsert = op('/v1/tasks', 'post');
+  assert.deepEqual(Object.keys(upsert.responses), [
+    '200',
+    '201',
+    '400',
+    '401',
+    '404',
+    '405',
+    '409',
+    '412',
+    '413',
+    '415',
+    '422',
+    '429',
+    '500',
+    '503',
+  ]);
+  assert.deepEqual(headerParams(doc, upsert), ['Idempotency-Key', 'If-Match']);
+  assert.deepEqual(answerHeaders(doc, upsert.responses['201']), [
+    ...rate,
+    'Idempotent-Replayed',
+    'ETag',
+    'Location',
+  ]);
+  assert.deepEqual(answerHeaders(doc, upsert.responses['200']), [...rate, 'Idempotent-Replayed', 'ETag']);
+  // A create only: no If-Match (it could only be 412); the batch: none either (it is 400 there).
+  assert.deepEqual(headerParams(doc, op('/v1/posts', 'post')), ['Idempotency-Key']);
+  assert.deepEqual(headerParams(doc, op('/v1/task-templates/{id}/create-task', 'post')), ['Idempotency-Key']);
+  assert.deepEqual(headerParams(doc, op('/v1/tasks/batch', 'post')), ['Idempotency-Key']);
+  assert.equal(op('/v1/tasks/batch', 'post').responses['412'], undefined);
+  // A task made from a template is read at /v1/tasks/{id}; its body may be left out.
+  const fromTemplate = op('/v1/task-templates/{id}/create-task', 'post');
+  assert.ok(answerHeaders(doc, fromTemplate.responses['201']).includes('Location'));
+  assert.ok(answerHeaders(doc, fromTemplate.responses['201']).includes('Skipped-Task-Templates'));
+  assert.equal(fromTemplate.requestBody.required, false);
+  assert.equal(op('/v1/tasks', 'post').requestBody.required, true);
+  // A reaction has no read of its own: no Location.
+  assert.ok(
+    !answerHeaders(doc, op('/v1/posts/{id}/reactions', 'post').responses['201']).includes('Location'),
+  );
+  // DELETE: If-Match, 409, no Idempotency-Key.
+  assert.deepEqual(headerParams(doc, op('/v1/tasks/{id}', 'delete')), ['If-Match']);
+  assert.ok(statuses('/v1/tasks/{id}', 'delete').includes('409'));
+  // The error answers' headers.
+  const problemHeaders = (status: number) =>
+    Object.keys(doc.components.responses[`Problem${status}`].headers);
+  assert.deepEqual(problemHeaders(429), [...rate, 'Retry-After', 'Idempotent-Replayed']);
+  assert.deepEqual(problemHeaders(503), [...rate, 'Retry-After']);
+  assert.deepEqual(problemHeaders(401), [...rate, 'WWW-Authenticate', 'Idempotent-Replayed']);
+  assert.ok(problemHeaders(405).includes('Allow'));
+  // Health checks are not rate limited; /readyz's 503 says when to look again.
+  assert.deepEqual(answerHeaders(doc, op('/readyz', 'get').responses['503']), [
+    'X-Request-Id',
+    'Retry-After',
+  ]);
+  // Every /v1 operation: 429 and 503; every POST 409 and 422 and the Idempotency-Key; If-None-Match
+  // only beside a 304, and If-Match only beside a 412.
+  for (const { path, method, op: o } of operations(doc)) {
+    if (!path.startsWith('/v1/')) continue;
+    const where = `${method} ${path}`;
+    const has = (s: string) => o.responses[s] !== undefined;
+    assert.ok(has('429') && has('503'), where);
+    if (method === 'post') assert.ok(has('409') && has('422'), where);
+    if (method === 'post') assert.ok(headerParams(doc, o).includes('Idempotency-Key'), where);
+    assert.equal(headerParams(doc, o).includes('If-None-Match'), has('304'), where);
+    if (headerParams(doc, o).includes('If-Match')) assert.ok(has('412'), where);
   }
 });
 
@@ -123,13 +229,30 @@ once('a client generated from the document type-checks a call to every operation
     "import type { paths } from './schema.d.ts';",
     "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
   ].join('\n');
-  writeFileSync(join(dir, 'calls.ts'), `${header}\n${calls.join('\n')}\n`);
+  // An integrator's first lines: a team read with the default expand=all, as its Expanded type.
+  calls.push(`{
+  const { data, response } = await api.GET('/v1/teams/{id}', { params: { path: { id: '1' } } });
+  const team = data as components['schemas']['TeamExpanded'];
+  const names: string[] = team.taskStatuses.map((s) => s.name);
+  const labels: number = team.taskLabels.length + team.members.length;
+  const task = (await api.GET('/v1/tasks/{id}', { params: { path: { id: '1' } } })).data as components['schemas']['TaskExpanded'];
+  const stage: string = task.status.stage;
+  const etag: string | null = response.headers.get('etag');
+  void [names, labels, stage, etag];
+}`);
+  writeFileSync(
+    join(dir, 'calls.ts'),
+    `${header.replace('{ paths }', '{ components, paths }')}\n${calls.join('\n')}\n`,
+  );
   writeFileSync(
     join(dir, 'wrong.ts'),
     `${header}
 // A create without its name, and a matchMode that does not exist: both must not compile.
 await api.POST('/v1/tasks', { body: { teamId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10' } });
 await api.GET('/v1/tasks/search', { params: { query: { matchMode: 'some' } } });
+// The team's own type, which another expand also answers with: its expansions may be absent.
+const team = (await api.GET('/v1/teams/{id}', { params: { path: { id: '1' } } })).data!;
+team.taskStatuses.map((s) => s.name);
 `,
   );
   const tsc = (file: string) =>
@@ -157,5 +280,6 @@ await api.GET('/v1/tasks/search', { params: { query: { matchMode: 'some' } } });
   // The create form's type has a required name: `{ name: string; teamId?: …}`.
   assert.match(bad.stdout, /wrong\.ts\(5,[^\n]*\{ name: string;/, bad.stdout);
   assert.match(bad.stdout, /wrong\.ts\(6,.*"some"/, bad.stdout);
+  assert.match(bad.stdout, /wrong\.ts\(9,[^\n]*'team.taskStatuses' is possibly 'undefined'/, bad.stdout);
   rmSync(dir, { recursive: true, force: true });
 });

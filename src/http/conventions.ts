@@ -1,8 +1,9 @@
 // What every /v1 route gets without saying so, in one place: unknown query parameters are 400 (an
 // empty strict query schema for routes without one), `expand` and flags are normalized before they
-// are validated, and the OpenAPI document declares 405 (and 413 and 415 for routes with a body, and
-// 412 with the If-Match header for writes that take it) as problem+json. The document's description
-// explains the conventions for /docs and generated clients.
+// are validated, a 201 says where to read what it made (Location), and the route's schema declares
+// 405 (and 413 and 415 for routes with a body, and 412 for writes that take If-Match) as
+// problem+json. The document's description explains the conventions for /docs and generated
+// clients; http/document.ts adds what follows from each operation's shape.
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError } from './errors.ts';
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: the route refuses If-Match itself (a batch), so the document shows neither it nor 412. */
     ifMatch?: boolean;
+    /** A 201's Location: the collection whose `/:id` reads what it made, when not the route's own URL. */
+    location?: string;
   }
 }
 
@@ -27,16 +30,23 @@ function isApiRoute(url: string): boolean {
   return url.startsWith('/v1/') || url === '/healthz' || url === '/readyz';
 }
 
-export function registerConventions(app: FastifyInstance): void {
+export function registerConventions(app: FastifyInstance, publicUrl: string): void {
+  // Collections whose `/:id` a GET reads: a 201 of a POST on one (or on the route's config.location)
+  // answers Location, and the document declares it (http/document.ts).
+  const readable = new Set<string>();
   app.addHook('onRoute', (route) => {
     if (!isApiRoute(route.url)) return;
+    if ([route.method].flat().includes('GET') && route.url.endsWith('/:id'))
+      readable.add(route.url.slice(0, -4));
     route.schema ??= {};
     const schema = route.schema as Record<string, unknown>;
     const query = schema.querystring as Record<string, unknown> | undefined;
     if (!query) schema.querystring = STRICT_EMPTY_QUERY;
     else if (query.additionalProperties === undefined) query.additionalProperties = false;
-    const response = schema.response as Record<string, TSchema> | undefined;
+    // A copy: routes may share one response object (groups' `one`), and what one route adds is its own.
+    const response = schema.response ? { ...(schema.response as Record<string, TSchema>) } : undefined;
     if (response && route.url.startsWith('/v1/')) {
+      schema.response = response;
       response[405] ??= problemResponse(405);
       if (schema.body) {
         response[413] ??= problemResponse(413);
@@ -46,6 +56,14 @@ export function registerConventions(app: FastifyInstance): void {
       if (takesIfMatch(route.method) && route.config?.ifMatch !== false)
         response[412] ??= problemResponse(412);
     }
+  });
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    if (reply.statusCode !== 201) return payload;
+    const id = (payload as { id?: unknown } | null)?.id;
+    const collection = request.routeOptions.config.location ?? request.routeOptions.url;
+    if (typeof id === 'string' && collection && readable.has(collection))
+      reply.header('location', `${publicUrl}${collection}/${id}`);
+    return payload;
   });
   app.addHook('preValidation', async (request) => {
     if (!isApiRoute(request.routeOptions.url ?? '')) return;
@@ -68,91 +86,6 @@ export function registerConventions(app: FastifyInstance): void {
       unstorableString(body, '/body');
     if (bad) throw new AppError('validation_failed', `${bad.path} ${bad.message}`, [bad]);
   });
-}
-
-/**
- * @fastify/swagger's per-route transform. A batch envelope validates its entries as plain objects
- * (each entry is checked on its own, so one bad entry fails alone); the document shows the entry
- * schema named by `x-entries`.
- */
-export function documentRoute({ schema, url }: { schema: unknown; url: string }) {
-  const copy = structuredClone(schema) as Record<string, unknown> | undefined;
-  const body = copy?.body as { properties?: Record<string, Record<string, unknown>> } | undefined;
-  for (const property of Object.values(body?.properties ?? {})) {
-    if (property['x-entries']) {
-      property.items = property['x-entries'];
-      delete property['x-entries'];
-    }
-  }
-  return { schema: copy as never, url };
-}
-
-/** The whole document without validation-only keywords (`lowercase`): JSON Schema and OpenAPI alone. */
-export function documentObject(document: object) {
-  const { openapiObject } = document as { openapiObject: unknown };
-  return withHeaders(withoutKeyword(openapiObject, 'lowercase')) as never;
-}
-
-// The request headers every /v1 operation of a method takes (http/idempotency.ts, http/etag.ts), so
-// that generated clients can send them. If-Match only where the operation declares 412.
-const HEADERS: Record<string, { name: string; description: string; schema: object }[]> = {
-  get: [
-    {
-      name: 'If-None-Match',
-      description: 'An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent.',
-      schema: { type: 'string', maxLength: 1024 },
-    },
-  ],
-  post: [
-    {
-      name: 'Idempotency-Key',
-      description:
-        'Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
-    },
-    {
-      name: 'If-Match',
-      description:
-        'An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match.',
-      schema: { type: 'string', maxLength: 1024 },
-    },
-  ],
-  delete: [
-    {
-      name: 'If-Match',
-      description: 'An ETag of the resource: 412 when it changed since, and it is not deleted.',
-      schema: { type: 'string', maxLength: 1024 },
-    },
-  ],
-};
-
-function withHeaders(doc: unknown): unknown {
-  type Operation = { parameters?: object[]; responses?: Record<string, unknown> };
-  const paths = (doc as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
-  for (const [path, operations] of Object.entries(paths)) {
-    if (!path.startsWith('/v1/')) continue;
-    for (const [method, operation] of Object.entries(operations)) {
-      const headers = (HEADERS[method] ?? []).filter(
-        (h) => h.name !== 'If-Match' || operation.responses?.['412'] !== undefined,
-      );
-      if (headers.length === 0) continue;
-      operation.parameters = [
-        ...(operation.parameters ?? []),
-        ...headers.map((h) => ({ in: 'header', required: false, ...h })),
-      ];
-    }
-  }
-  return doc;
-}
-
-function withoutKeyword(value: unknown, keyword: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutKeyword(v, keyword));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => k !== keyword)
-      .map(([k, v]) => [k, withoutKeyword(v, keyword)]),
-  );
 }
 
 export const API_DESCRIPTION = `Work management for a workspace: tasks, projects, documents, posts, teams and areas.
@@ -178,7 +111,8 @@ key, token and body within 24 hours answer with the first status, body and \`ETa
 A single resource's answer carries an \`ETag\`; \`If-None-Match\` on \`GET\` answers \`304\` while
 nothing in it changed, and \`If-Match\` on a write or \`DELETE\` is \`412 precondition_failed\` (nothing
 changed) when the resource changed since, and always on a create (a new resource has no version to
-match); a reaction's names its post. Each token may make \`RateLimit-Limit\` requests a minute
+match); a reaction's names its post, and operations that can only make something new do not list
+it. A \`201\` carries \`Location\` where a \`GET\` reads what it made. Each token may make \`RateLimit-Limit\` requests a minute
 (\`RateLimit-Remaining\`, \`RateLimit-Reset\` on every answer); beyond it, \`429 rate_limited\` with
 \`Retry-After\`. Text searches (a \`/search\` given text to match) count against a lower budget of
 their own. \`503 unavailable\` with \`Retry-After\` means the database could not answer in time and
@@ -201,7 +135,9 @@ Searches with filters only, and lists with \`includeTotal\`, count exactly.
 
 ## Expansions and flags
 \`expand\` is \`all\` (the default), \`none\`, or field names, comma-separated or repeated
-(\`expand=team,project\`, \`expand[]=team\`); an expansion you do not ask for is absent. Flags
+(\`expand=team,project\`, \`expand[]=team\`); an expansion you do not ask for is absent, so the
+resources type expansions as optional. What the default always returns is typed by
+\`<Name>Expanded\` (\`TeamExpanded\`, \`TaskExpanded\`, …): read a default answer as that type. Flags
 (\`includeDeleted\`, \`includeArchived\`, \`includeTotal\`, \`includeMarkdown\`) take true, false, 1 or 0
 in any case, and a bare \`?includeDeleted\` is true.
 

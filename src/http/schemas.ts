@@ -34,13 +34,21 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-/** One error response: problem+json (docs/decisions.md §6), whatever the status. */
-export function problemResponse(status: number): TSchema {
+/** What an error response of this status is: the codes it can carry. */
+export function problemDescription(status: number): string {
   const codes = Object.entries(ERROR_STATUS)
     .filter(([, s]) => s === status)
     .map(([c]) => c);
+  return `Problem details; code ${codes.join(' or ')}`;
+}
+
+/**
+ * One error response: problem+json (docs/decisions.md §6), whatever the status. In the document,
+ * http/document.ts makes it a reference to the one response of its status in components.responses.
+ */
+export function problemResponse(status: number): TSchema {
   return {
-    description: `Problem details; code ${codes.join(' or ')}`,
+    description: problemDescription(status),
     content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
   } as unknown as TSchema;
 }
@@ -48,7 +56,8 @@ export function problemResponse(status: number): TSchema {
 /**
  * The error responses a route can give, keyed by status: always 400, 401, 429, 500 and 503, plus what the
  * route names. (405, 413 and 415 for routes with a body, and 412 for writes, are added to every /v1 route's
- * document by http/conventions.ts; the answers themselves come from http/error-handler.ts.)
+ * document by http/conventions.ts, and 304, 409 and 422 by http/document.ts from the operation's shape;
+ * the answers themselves come from http/error-handler.ts.)
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
@@ -156,6 +165,24 @@ export function ExpandQuery(allowed: readonly string[]) {
   return {
     expand: Type.Optional(Type.Array(StringEnum(['all', 'none', ...allowed]), { maxItems: 20, description })),
   };
+}
+
+/**
+ * `<Name>Expanded`, for the document only: the resource as an answer with the default `expand=all`
+ * carries it, the expansions it always has there required. No operation answers with it, because a
+ * response schema cannot depend on the query: with `expand=none` or a list of names the other
+ * expansions are absent, so the resource's own schema has them optional. A generated client reads an
+ * answer of the default expand as this type (openapi-typescript makes it
+ * `WithRequired<Name, ...>`). Expansions that depend on the resource (a task's team or area) stay
+ * optional here too.
+ */
+export function Expanded(name: string, always: readonly string[]) {
+  return Type.Unsafe({
+    $id: `${name}Expanded`,
+    allOf: [Type.Ref(name)],
+    required: [...always],
+    description: `${name} as an answer with the default expand=all carries it: ${always.join(', ')} always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type.`,
+  });
 }
 
 /** `expand` and `includeMarkdown`: how a resource with a description is presented. */

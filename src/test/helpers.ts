@@ -15,6 +15,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import type { App } from '../http/app-type.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
+import { checkDeclared, watchAnswers } from './declared.ts';
 import { regexQuotesIn } from './problem-text.ts';
 
 export const onPostgres = process.env.CAIRN_TEST_DATABASE === 'postgres';
@@ -87,8 +88,10 @@ export interface Client {
 
 export function client(app: App, token: string | null): Client {
   const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  watchAnswers(app);
   const send: Client['raw'] = async ({ method, url, payload, headers }) => {
     const res = await app.inject({ method, url, payload, headers: { ...auth, ...headers } });
+    checkDeclared(app);
     const type = String(res.headers['content-type'] ?? '');
     return {
       status: res.statusCode,
@@ -151,7 +154,9 @@ export async function setup(
     throw error;
   }
   const regexQuotes = watchProblemText(app);
+  watchAnswers(app);
   after(async () => {
+    checkDeclared(app);
     await app.close();
     await drop();
     assert.deepEqual(regexQuotes(), [], 'error answers that quote a regular expression');

@@ -10,6 +10,7 @@ import { presentDocuments } from './present.ts';
 import {
   DOCUMENT_EXPANSIONS,
   Document,
+  DocumentExpanded,
   DocumentReadQuery,
   DocumentSearchQuery,
   DocumentUpsertBody,
@@ -22,6 +23,7 @@ const DocumentRef = Type.Ref('Document');
 export default async function documentRoutes(app: App): Promise<void> {
   const { database } = app.cairn;
   app.addSchema(Document);
+  app.addSchema(DocumentExpanded);
 
   app.post(
     '/v1/documents',

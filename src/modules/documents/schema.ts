@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DescriptionInput, DescriptionOut } from '../../http/common.ts';
 import {
   CursorQuery,
+  Expanded,
   Flag,
   LimitQuery,
   MatchModeQuery,
@@ -59,6 +60,8 @@ export const Document = Type.Object(
   },
   { $id: 'Document' },
 );
+/** What expand=all always returns. */
+export const DocumentExpanded = Expanded('Document', ['team']);
 export type Document = Static<typeof Document>;
 
 const presentation = PresentationQuery(DOCUMENT_EXPANSIONS);

@@ -10,10 +10,12 @@ import { errors, IdParams, Page } from '../../http/schemas.ts';
 import { presentGroups } from './present.ts';
 import {
   Area,
+  AreaExpanded,
   AreaUpsertBody,
   GROUP_EXPANSIONS,
   GroupGetQuery,
   Team,
+  TeamExpanded,
   TeamSearchQuery,
   TeamUpsertBody,
 } from './schema.ts';
@@ -23,6 +25,8 @@ export default async function groupRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
   app.addSchema(Team);
   app.addSchema(Area);
+  app.addSchema(TeamExpanded);
+  app.addSchema(AreaExpanded);
 
   for (const kind of ['team', 'area'] as const satisfies GroupKind[]) {
     const path = `/v1/${kind}s`;

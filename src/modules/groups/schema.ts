@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import {
   Color,
   CursorQuery,
+  Expanded,
   ExpandQuery,
   Flag,
   Icon,
@@ -112,6 +113,9 @@ const groupResponse = {
 export const Team = Type.Object(groupResponse, { $id: 'Team' });
 export type Team = Static<typeof Team>;
 export const Area = Type.Object({ ...groupResponse, description: Nullable(Type.String()) }, { $id: 'Area' });
+/** The expansions expand=all always returns (members, statuses, labels), for generated clients. */
+export const TeamExpanded = Expanded('Team', ['members', 'taskStatuses', 'taskLabels']);
+export const AreaExpanded = Expanded('Area', ['members', 'taskStatuses', 'taskLabels']);
 export type Area = Static<typeof Area>;
 
 export const GroupGetQuery = Type.Object(ExpandQuery(GROUP_EXPANSIONS));

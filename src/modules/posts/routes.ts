@@ -11,6 +11,7 @@ import {
   POST_EXPANSIONS,
   Post,
   PostCreateBody,
+  PostExpanded,
   PostListQuery,
   PostReadQuery,
   PostRepliesQuery,
@@ -29,6 +30,7 @@ export default async function postRoutes(app: App): Promise<void> {
   const url = config.publicUrl;
   app.addSchema(Reaction);
   app.addSchema(Post);
+  app.addSchema(PostExpanded);
 
   app.post(
     '/v1/posts',

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Person, RICH_TEXT } from '../../http/common.ts';
 import {
   CursorQuery,
+  Expanded,
   ExpandQuery,
   Flag,
   LimitQuery,
@@ -116,6 +117,8 @@ export const Post = Type.Object(
   },
   { $id: 'Post' },
 );
+/** What expand=all always returns. */
+export const PostExpanded = Expanded('Post', ['images', 'reactions', 'owner']);
 export type Post = Static<typeof Post>;
 
 const expand = ExpandQuery(POST_EXPANSIONS);

@@ -107,7 +107,7 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
   app.post(
     '/v1/project-templates/:id/create-project',
     {
-      config: { optionalBody: true },
+      config: { optionalBody: true, location: '/v1/projects' },
       schema: {
         tags,
         operationId: 'createProjectFromTemplate',

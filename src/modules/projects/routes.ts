@@ -9,6 +9,7 @@ import { registerSearchRoute } from '../../http/search-route.ts';
 import { type ProjectPresentation, presentProjectRows, presentProjects } from './present.ts';
 import {
   PROJECT_EXPANSIONS,
+  ProjectExpanded,
   ProjectListQuery,
   ProjectReadQuery,
   ProjectSearchQuery,
@@ -27,6 +28,7 @@ async function one(ctx: Context, project: LoadedProject, presentation: ProjectPr
 
 export default async function projectRoutes(app: App): Promise<void> {
   const { database, cursors } = app.cairn;
+  app.addSchema(ProjectExpanded);
 
   app.post(
     '/v1/projects',

@@ -3,6 +3,7 @@ import { DateInput, DescriptionInput, DescriptionOut, Person, RICH_TEXT } from '
 import {
   Color,
   CursorQuery,
+  Expanded,
   Flag,
   Icon,
   LimitQuery,
@@ -97,6 +98,8 @@ export const Project = Type.Object(
   { $id: 'Project' },
 );
 export type Project = Static<typeof Project>;
+/** What expand=all always returns; teams and collection, or area, by the project's kind, stay optional. */
+export const ProjectExpanded = Expanded('Project', ['owner', 'status']);
 
 const presentation = PresentationQuery(PROJECT_EXPANSIONS);
 

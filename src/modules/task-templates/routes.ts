@@ -111,7 +111,7 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
   app.post(
     '/v1/task-templates/:id/create-task',
     {
-      config: { optionalBody: true },
+      config: { optionalBody: true, location: '/v1/tasks' },
       schema: {
         tags,
         operationId: 'createTaskFromTemplate',

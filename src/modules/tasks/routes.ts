@@ -13,6 +13,7 @@ import {
   TASK_EXPANSIONS,
   TaskBatchBody,
   TaskBatchResult,
+  TaskExpanded,
   TaskReadQuery,
   TaskSearchQuery,
   TaskUpsertBody,
@@ -25,6 +26,7 @@ const TaskRef = Type.Ref('Task');
 
 export default async function taskRoutes(app: App): Promise<void> {
   const { database } = app.cairn;
+  app.addSchema(TaskExpanded);
 
   app.post(
     '/v1/tasks',

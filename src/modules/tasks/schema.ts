@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DateInput, DescriptionInput, DescriptionOut, Person } from '../../http/common.ts';
 import {
   CursorQuery,
+  Expanded,
   Flag,
   LimitQuery,
   MatchModeQuery,
@@ -120,6 +121,8 @@ export const Task = Type.Object(
   { $id: 'Task' },
 );
 export type Task = Static<typeof Task>;
+/** What expand=all always returns; team or area, by where the task lives, stays optional. */
+export const TaskExpanded = Expanded('Task', ['status', 'assignee', 'project']);
 
 export const TaskBatchResult = Type.Object({
   succeeded: Type.Array(Type.Ref('Task')),
