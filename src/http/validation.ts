@@ -142,6 +142,8 @@ export const PATTERN_MESSAGES: Record<string, (data: unknown) => string> = {
   '^\\S+$': (data) => (isBlank(data) ? 'must not be empty' : 'must be one word, without white space'),
   // teams and areas: publicId
   '^[A-Za-z0-9]{1,10}$': () => 'must be 1 to 10 letters (A-Z) and digits',
+  // the Idempotency-Key header (http/document.ts; idempotency.ts checks it with its own words)
+  '^[\\x21-\\x7e]+$': () => 'must be visible ASCII characters, without spaces',
 };
 
 const DATE_TIME = 'must be a date-time with a time zone, such as 2026-11-24T09:00:00Z';
