@@ -60,10 +60,22 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
     provider: new Provider(database.dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely finds its own tables by reading every schema's (has_schema_privilege on each, kysely#1419):
+  // another schema dropped meanwhile fails that read with 3F000 naming it. Nothing ran; ask again.
+  for (let attempt = 1; attempt < 10 && droppedMeanwhile(error, schema); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/** A schema other than ours was dropped while Kysely's introspection read the catalog. */
+function droppedMeanwhile(error: unknown, schema: string | undefined): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return e?.code === '3F000' && schema !== undefined && !String(e.message).includes(`"${schema}"`);
 }
