@@ -68,6 +68,15 @@ export function retryingFetch(
   return async (request) => {
     const started = Date.now();
     const retries = repeatable(request);
+    // After an attempt that got no answer, the server may still be running it: a 409 to its retry is
+    // then likely the key's "still running" (docs/api.md, Retries), and is retried like a 503.
+    let unanswered = false;
+    const retryable = (res: Response) =>
+      options.statuses.includes(res.status) ||
+      (res.status === 409 &&
+        unanswered &&
+        request.headers.has('idempotency-key') &&
+        res.headers.get('idempotent-replayed') !== 'true');
     for (let attempt = 1; ; attempt++) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([request.signal, timeout]);
@@ -87,7 +96,8 @@ export function retryingFetch(
             })
           : new CairnError({ code: 'network_error', status: 0, detail: describe(error), cause: error });
       }
-      if (response && !options.statuses.includes(response.status)) return response;
+      if (response && !retryable(response)) return response;
+      if (failure) unanswered = true;
       const wait = delayMs(attempt, response, options);
       const last =
         !retries || attempt >= options.maxAttempts || Date.now() - started + wait > options.deadlineMs;

@@ -133,6 +133,26 @@ describe('retries', () => {
     assert.equal(keys[1], keys[0]);
   });
 
+  test('after an attempt without an answer, a 409 (the key still running) is retried; a first 409 is not', async () => {
+    const s = await stub((_req, res, nth) => {
+      if (nth === 1) return res.socket?.destroy();
+      if (nth === 2) return problem(409, 'conflict')(res);
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"id":"x"}');
+    });
+    const api = createClient({ baseUrl: s.baseUrl, token: 't', retry: fast });
+    assert.deepEqual(await api.post('/v1/teams', { body: { name: 'x' } }), { id: 'x' });
+    assert.equal(s.requests.length, 3);
+    const conflict = await stub((_req, res) => problem(409, 'conflict')(res));
+    const e = await failure(
+      createClient({ baseUrl: conflict.baseUrl, token: 't', retry: fast }).post('/v1/teams', {
+        body: { name: 'x' },
+      }),
+    );
+    assert.equal(e.code, 'conflict');
+    assert.equal(conflict.requests.length, 1);
+  });
+
   test('a POST without an Idempotency-Key is sent once, whatever happens to it', async () => {
     const s = await stub((_req, res) => res.socket?.destroy());
     const api = createClient({ baseUrl: s.baseUrl, token: 't', retry: fast });
