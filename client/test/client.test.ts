@@ -2,7 +2,7 @@
 // pagination, ETag and If-Match, the idempotency key set on every POST.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CairnError, isCairnError } from '../src/index.ts';
+import { CairnError, createClient, isCairnError } from '../src/index.ts';
 import { startCairn } from './cairn.ts';
 
 const cairn = await startCairn();
@@ -54,6 +54,20 @@ describe('calls', () => {
     assert.match(seen[0]!, /^[0-9a-f-]{36}$/);
     assert.notEqual(seen[0], seen[1]);
     assert.deepEqual(seen.slice(2), [null, 'k-1', 'k-1']);
+  });
+  test('without a token, the session-cookie mode: no Authorization, credentials include', async () => {
+    const seen: { auth: string | null; credentials: string }[] = [];
+    const browser = createClient({
+      baseUrl: cairn.baseUrl,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        seen.push({ auth: request.headers.get('authorization'), credentials: request.credentials });
+        return fetch(request);
+      },
+    });
+    await assert.rejects(browser.get('/v1/me'), (e) => isCairnError(e, 'unauthenticated'));
+    await api.get('/v1/me');
+    assert.deepEqual(seen, [{ auth: null, credentials: 'include' }]);
   });
 });
 
