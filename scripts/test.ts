@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 
 const files = process.argv.slice(2);
-const patterns = files.length > 0 ? files : ['src/**/*.test.ts'];
+// client/test: the TypeScript client (client/) against a real Cairn, in both passes like the rest.
+const patterns = files.length > 0 ? files : ['src/**/*.test.ts', 'client/test/*.test.ts'];
 
 function pass(label: string, env: Record<string, string>): boolean {
   process.stdout.write(`\n# ${label}\n`);
