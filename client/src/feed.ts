@@ -85,16 +85,5 @@ export async function latestPosition(
   cairn: CairnClient,
   options: Omit<SyncOptions, 'from'> = {},
 ): Promise<string> {
-  try {
-    return (await read(cairn, 'latest', { ...options, pageSize: 1 })).nextCursor;
-  } catch (error) {
-    if (!(error instanceof CairnError && error.code === 'invalid_cursor')) throw error;
-  }
-  // A server before `after=latest` takes it for a cursor: walk to the end instead.
-  let after: string | undefined;
-  for (;;) {
-    const page = await read(cairn, after, options);
-    after = page.nextCursor;
-    if (!page.hasMore) return after;
-  }
+  return (await read(cairn, 'latest', { ...options, pageSize: 1 })).nextCursor;
 }

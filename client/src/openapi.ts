@@ -742,6 +742,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person of the caller's directory, by id (guests: themselves and their groups' people) */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-tokens": {
         parameters: {
             query?: never;
@@ -749,7 +766,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller's own tokens (not revoked), oldest first; never the secret */
+        get: operations["listApiTokens"];
         put?: never;
         /** Create an API token (returned once) */
         post: operations["createApiToken"];
@@ -856,8 +874,31 @@ export interface paths {
         /** The caller's subscriptions (without secrets), oldest first, with their state */
         get: operations["listWebhookSubscriptions"];
         put?: never;
-        /** Subscribe a URL to one event type */
+        /**
+         * Subscribe a URL to an event or a pattern of events, or change a subscription when id is given
+         * @description Without `id`: a new subscription, answered `201 {id, secret}` (the secret only here). With `id`: that subscription gets the hookUrl and event given, keeping its secret and its place in the stream, answered `200` with the subscription; `If-Match` applies. The same hookUrl with an event that overlaps one of the caller's other subscriptions is `409`, naming that subscription.
+         */
         post: operations["subscribeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/subscribe/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a subscription's secret; the old one still signs deliveries for 24 hours
+         * @description Answers the new secret (only here). For 24 hours each delivery carries two `v1,` signatures in `webhook-signature`, by the new secret and by the old one, so a receiver verifying with either accepts it; then only the new one signs. A second roll within the 24 hours ends the older secret at once.
+         */
+        post: operations["rollWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1077,6 +1118,10 @@ export interface components {
                 publicId: string;
             };
         };
+        /** @description Task as an answer with the default expand=all carries it: status, assignee, project always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        TaskExpanded: WithRequired<components["schemas"]["Task"], "status" | "assignee" | "project">;
+        /** @description Project as an answer with the default expand=all carries it: owner, status always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        ProjectExpanded: WithRequired<components["schemas"]["Project"], "owner" | "status">;
         Document: {
             /** Format: uuid */
             id: string;
@@ -1117,6 +1162,8 @@ export interface components {
                 publicId: string;
             };
         };
+        /** @description Document as an answer with the default expand=all carries it: team always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        DocumentExpanded: WithRequired<components["schemas"]["Document"], "team">;
         Reaction: {
             /** Format: uuid */
             id: string;
@@ -1172,6 +1219,8 @@ export interface components {
                 email: string;
             } | null;
         };
+        /** @description Post as an answer with the default expand=all carries it: images, reactions, owner always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        PostExpanded: WithRequired<components["schemas"]["Post"], "images" | "reactions" | "owner">;
         Team: {
             /** Format: uuid */
             id: string;
@@ -1271,6 +1320,10 @@ export interface components {
             }[];
             description: string | null;
         };
+        /** @description Team as an answer with the default expand=all carries it: members, taskStatuses, taskLabels always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        TeamExpanded: WithRequired<components["schemas"]["Team"], "members" | "taskStatuses" | "taskLabels">;
+        /** @description Area as an answer with the default expand=all carries it: members, taskStatuses, taskLabels always present. No operation is typed with it, since another expand leaves these out; read a default answer as this type. */
+        AreaExpanded: WithRequired<components["schemas"]["Area"], "members" | "taskStatuses" | "taskLabels">;
         TaskTemplate: {
             /** Format: uuid */
             id: string;
@@ -1379,12 +1432,12 @@ export interface components {
             }[];
             areaIds: string[];
         };
-        /** @description A change, exactly as a webhook delivery carries it */
-        Event: {
+        /** @description A task.created event */
+        TaskCreatedEvent: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created";
+            type: "task.created";
             /**
              * Format: date-time
              * @example 2026-11-21T10:00:00.000Z
@@ -1392,15 +1445,315 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             workspaceId: string;
-            /** @description The resource as GET with expand=all */
-            data: {
-                [key: string]: unknown;
-            };
+            data: components["schemas"]["Task"];
         };
+        /** @description A task.updated event */
+        TaskUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "task.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Task"];
+            previousAttributes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A task.deleted event */
+        TaskDeletedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "task.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Task"];
+        };
+        /** @description A task.restored event */
+        TaskRestoredEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "task.restored";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Task"];
+        };
+        /** @description A project.created event */
+        ProjectCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Project"];
+        };
+        /** @description A project.updated event */
+        ProjectUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Project"];
+            previousAttributes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A project.archived event */
+        ProjectArchivedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project.archived";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Project"];
+        };
+        /** @description A project.unarchived event */
+        ProjectUnarchivedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project.unarchived";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Project"];
+        };
+        /** @description A project.status_updated event */
+        ProjectStatusUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project.status_updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Project"];
+        };
+        /** @description A document.created event */
+        DocumentCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "document.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Document"];
+        };
+        /** @description A document.updated event */
+        DocumentUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "document.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Document"];
+            previousAttributes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A document.deleted event */
+        DocumentDeletedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "document.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Document"];
+        };
+        /** @description A document.restored event */
+        DocumentRestoredEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "document.restored";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Document"];
+        };
+        /** @description A post.created event */
+        PostCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "post.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Post"];
+        };
+        /** @description A team.created event */
+        TeamCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "team.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Team"];
+        };
+        /** @description A team.updated event */
+        TeamUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "team.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Team"];
+            previousAttributes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A area.created event */
+        AreaCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "area.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Area"];
+        };
+        /** @description A area.updated event */
+        AreaUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "area.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["Area"];
+            previousAttributes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A task_template.created event */
+        TaskTemplateCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "task_template.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["TaskTemplate"];
+        };
+        /** @description A project_template.created event */
+        ProjectTemplateCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "project_template.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            workspaceId: string;
+            data: components["schemas"]["ProjectTemplate"];
+        };
+        /** @description A change, exactly as a webhook delivery carries it: one of the event types, told apart by `type`, whose `data` is the resource the event is about */
+        Event: components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["TaskRestoredEvent"] | components["schemas"]["ProjectCreatedEvent"] | components["schemas"]["ProjectUpdatedEvent"] | components["schemas"]["ProjectArchivedEvent"] | components["schemas"]["ProjectUnarchivedEvent"] | components["schemas"]["ProjectStatusUpdatedEvent"] | components["schemas"]["DocumentCreatedEvent"] | components["schemas"]["DocumentUpdatedEvent"] | components["schemas"]["DocumentDeletedEvent"] | components["schemas"]["DocumentRestoredEvent"] | components["schemas"]["PostCreatedEvent"] | components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["AreaCreatedEvent"] | components["schemas"]["AreaUpdatedEvent"] | components["schemas"]["TaskTemplateCreatedEvent"] | components["schemas"]["ProjectTemplateCreatedEvent"];
         WebhookSubscription: {
             /** Format: uuid */
             id: string;
             hookUrl: string;
+            /** @description An event name, `*` or `<resource>.*` */
             event: string;
             /** @enum {string} */
             state: "active" | "disabled";
@@ -1416,6 +1769,13 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When hookUrl, event or the secret last changed: the version ETag and If-Match carry (deliveries do not move it)
+             */
+            updatedAt: string;
+            /** @description Until when the secret replaced by the last roll still signs deliveries beside the current one; null when no roll is that recent */
+            previousSecretExpiresAt: string | null;
         };
         WebhookDelivery: {
             /** Format: uuid */
@@ -1438,10 +1798,223 @@ export interface components {
             createdAt: string;
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
+        Problem400: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code unauthenticated */
+        Problem401: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code forbidden */
+        Problem403: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code not_found */
+        Problem404: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code method_not_allowed */
+        Problem405: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                Allow: components["headers"]["Allow"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
+        Problem409: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code precondition_failed */
+        Problem412: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code payload_too_large */
+        Problem413: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code unsupported_media_type */
+        Problem415: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code idempotency_key_reused */
+        Problem422: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code rate_limited */
+        Problem429: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code internal */
+        Problem500: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Problem details; code unavailable */
+        Problem503: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+        IfNoneMatch: string;
+        /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+        IdempotencyKey: string;
+        /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+        IfMatch: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description This request's id: the X-Request-Id the request sent (1 to 128 of A-Z a-z 0-9 . _ : -), or a new UUID. An error's requestId is the same */
+        "X-Request-Id": string;
+        /** @description Requests this API token may make a minute (text searches count against a lower budget of their own; requests without a valid token, against the address) */
+        "RateLimit-Limit": number;
+        /** @description Requests left in this minute */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the minute ends and the budget is full again */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description The version of the resource in this answer: send it in If-None-Match to read it again (304 while unchanged), or in If-Match to change it only if nobody else did (412 otherwise) */
+        ETag: string;
+        /** @description The URL that reads (GET) the resource this request made */
+        Location: string;
+        /** @description Present (`true`) when this is the kept answer of an earlier POST with the same Idempotency-Key, token and body: nothing was done again */
+        "Idempotent-Replayed": "true";
+        /** @description The Bearer challenge, with error="invalid_token" or "invalid_request" when a token was sent */
+        "WWW-Authenticate": string;
+        /** @description The methods this path takes */
+        Allow: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1458,6 +2031,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +2054,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1491,6 +2066,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1510,10 +2087,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -1573,6 +2150,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1582,111 +2165,31 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     batchUpsertTasks: {
@@ -1698,8 +2201,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1776,6 +2279,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1792,78 +2300,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     searchTasks: {
@@ -1900,10 +2346,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1912,6 +2355,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1925,60 +2372,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getTask: {
@@ -1990,8 +2389,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -2003,83 +2402,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     deleteTask: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -2091,82 +2451,23 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     restoreTask: {
@@ -2178,10 +2479,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -2193,93 +2494,28 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertProject: {
@@ -2291,10 +2527,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -2356,6 +2592,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,120 +2607,32 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getProject: {
@@ -2490,8 +2644,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -2503,75 +2657,36 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     archiveProject: {
@@ -2583,10 +2698,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -2598,93 +2713,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     unarchiveProject: {
@@ -2696,10 +2747,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -2711,102 +2762,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     postProjectStatusUpdate: {
@@ -2818,10 +2796,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -2847,111 +2825,31 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listProjects: {
@@ -2976,10 +2874,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2988,6 +2883,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,60 +2900,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     searchProjects: {
@@ -3083,10 +2934,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3095,6 +2943,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,60 +2960,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertDocument: {
@@ -3173,10 +2977,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -3216,6 +3020,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3225,111 +3035,31 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     searchDocuments: {
@@ -3357,10 +3087,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3369,6 +3096,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,60 +3113,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getDocument: {
@@ -3447,8 +3130,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -3460,83 +3143,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     deleteDocument: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -3548,82 +3192,23 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     restoreDocument: {
@@ -3635,10 +3220,10 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -3650,93 +3235,28 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Document"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     createPost: {
@@ -3746,10 +3266,8 @@ export interface operations {
                 expand?: ("all" | "none" | "images" | "reactions" | "owner")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -3792,111 +3310,31 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listPosts: {
@@ -3916,10 +3354,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3928,6 +3363,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,69 +3380,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getPost: {
@@ -4013,8 +3396,8 @@ export interface operations {
                 expand?: ("all" | "none" | "images" | "reactions" | "owner")[];
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -4026,75 +3409,36 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listPostReplies: {
@@ -4111,10 +3455,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -4125,6 +3466,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,69 +3483,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     resolvePost: {
@@ -4210,10 +3499,10 @@ export interface operations {
                 expand?: ("all" | "none" | "images" | "reactions" | "owner")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -4225,93 +3514,28 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     unresolvePost: {
@@ -4321,10 +3545,10 @@ export interface operations {
                 expand?: ("all" | "none" | "images" | "reactions" | "owner")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -4336,103 +3560,38 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     addPostReaction: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -4455,6 +3614,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,110 +3628,37 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Reaction"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     removePostReaction: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -4580,82 +3671,23 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertTeam: {
@@ -4665,10 +3697,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -4756,6 +3788,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,120 +3803,32 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getTeam: {
@@ -4888,8 +3838,8 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -4901,93 +3851,37 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     archiveTeam: {
@@ -4997,10 +3891,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -5012,93 +3906,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     unarchiveTeam: {
@@ -5108,10 +3938,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -5123,102 +3953,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertArea: {
@@ -5228,10 +3985,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -5321,6 +4078,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,120 +4093,32 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Area"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getArea: {
@@ -5453,8 +4128,8 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -5466,93 +4141,37 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Area"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     archiveArea: {
@@ -5562,10 +4181,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -5577,93 +4196,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Area"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     unarchiveArea: {
@@ -5673,10 +4228,10 @@ export interface operations {
                 expand?: ("all" | "none" | "members" | "taskStatuses" | "taskLabels")[];
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -5688,102 +4243,29 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Area"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     searchTeams: {
@@ -5801,10 +4283,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5813,6 +4292,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5826,60 +4309,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listTaskTemplates: {
@@ -5893,10 +4328,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5905,6 +4337,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5913,70 +4349,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertTaskTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -6064,6 +4452,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6073,128 +4467,40 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TaskTemplate"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getTaskTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -6206,83 +4512,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TaskTemplate"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     deleteTaskTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -6294,91 +4561,24 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     createTaskFromTemplate: {
@@ -6390,10 +4590,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -6401,7 +4599,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Overrides of the template's values; an empty body takes them all from the template */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description 1 to 512 characters, not counting leading and trailing white space */
@@ -6425,111 +4623,31 @@ export interface operations {
                 headers: {
                     /** @description Ids of child or scoped task templates skipped because their area is archived, comma-separated; absent when none was */
                     "Skipped-Task-Templates"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listProjectTemplates: {
@@ -6543,10 +4661,7 @@ export interface operations {
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6555,6 +4670,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6563,70 +4682,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertProjectTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -6708,6 +4779,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,128 +4794,40 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectTemplate"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getProjectTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 id: string;
@@ -6850,83 +4839,44 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectTemplate"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     deleteProjectTemplate: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -6938,91 +4888,24 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     createProjectFromTemplate: {
@@ -7034,10 +4917,8 @@ export interface operations {
                 includeMarkdown?: "true" | "false" | "1" | "0" | "";
             };
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -7045,7 +4926,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Overrides of the template's values; an empty body takes them all from the template */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description 1 to 512 characters, not counting leading and trailing white space */
@@ -7062,128 +4943,40 @@ export interface operations {
                 headers: {
                     /** @description Ids of child or scoped task templates skipped because their area is archived, comma-separated; absent when none was */
                     "Skipped-Task-Templates"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getMe: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -7193,6 +4986,11 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,60 +5020,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listUsers: {
@@ -7288,10 +5050,7 @@ export interface operations {
                 /** @description Items to skip (not with cursor) */
                 offset?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7300,6 +5059,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,70 +5094,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertUser: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -7427,6 +5142,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +5175,13 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7478,124 +5206,149 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "guest";
+                        lastAccessedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T10:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-21T10:00:00.000Z
+                         */
+                        updatedAt: string;
+                    };
                 };
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listApiTokens: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description Items to skip (not with cursor) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T10:00:00.000Z
+                             */
+                            createdAt: string;
+                            /** @description When a request last used it, to the minute (written at most once a minute); null if never */
+                            lastUsedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                        total?: number;
+                        /** @description With total: `eq` when it is the number of matches, `gte` when a text search stopped counting at 1,000 (total is then 1000). */
+                        totalRelation?: "eq" | "gte";
+                    };
                 };
             };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_deleted or not_archived or deleted or conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     createApiToken: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7614,6 +5367,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,104 +5392,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     deleteApiToken: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -7742,82 +5423,23 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listCollections: {
@@ -7830,10 +5452,7 @@ export interface operations {
                 /** @description Items to skip (not with cursor) */
                 offset?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7842,6 +5461,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7871,70 +5494,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertCollection: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -7953,6 +5528,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7978,6 +5559,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8000,114 +5587,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listProjectStatuses: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8116,6 +5614,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,70 +5643,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     upsertProjectStatus: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
@@ -8234,6 +5688,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8260,6 +5720,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8283,105 +5749,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listEvents: {
@@ -8389,17 +5769,14 @@ export interface operations {
             query?: {
                 /** @description Only these types (repeat, or comma-separate) */
                 type?: ("task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created")[];
-                /** @description Start after this event (its id) or at this position (a nextCursor); not with cursor */
+                /** @description Start after this event (its id), at this position (a nextCursor), or `latest`: an empty page whose nextCursor is the current end of the stream; not with cursor */
                 after?: string;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8408,6 +5785,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8419,69 +5800,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listWebhookEvents: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8490,6 +5820,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8498,60 +5832,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listWebhookSubscriptions: {
@@ -8562,10 +5848,7 @@ export interface operations {
                 /** @description nextCursor of the previous page */
                 cursor?: string;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8574,6 +5857,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8587,94 +5874,74 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     subscribeWebhook: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "hookUrl": "https://hooks.example.com/cairn",
-                 *       "event": "task.created"
-                 *     }
-                 */
                 "application/json": {
-                    /** @description Absolute http(s) URL that receives POSTs */
+                    /** @description Absolute http(s) URL that receives POSTs. Private, loopback and link-local targets are refused unless the server runs with CAIRN_WEBHOOK_ALLOW_PRIVATE=true */
                     hookUrl: string;
-                    /** @description An event name (GET /v1/webhooks/events) */
-                    event: string;
+                    /**
+                     * @description An event name (GET /v1/webhooks/events), `*` for every event, or `<resource>.*` for every event of one resource (`task.*`)
+                     * @enum {string}
+                     */
+                    event: "task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created" | "*" | "task.*" | "project.*" | "document.*" | "post.*" | "team.*" | "area.*" | "task_template.*" | "project_template.*";
+                } | {
+                    /** @description A subscription id: change it */
+                    id: string;
+                    /** @description Absolute http(s) URL that receives POSTs. Private, loopback and link-local targets are refused unless the server runs with CAIRN_WEBHOOK_ALLOW_PRIVATE=true */
+                    hookUrl?: string;
+                    /**
+                     * @description An event name (GET /v1/webhooks/events), `*` for every event, or `<resource>.*` for every event of one resource (`task.*`)
+                     * @enum {string}
+                     */
+                    event?: "task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created" | "*" | "task.*" | "project.*" | "document.*" | "post.*" | "team.*" | "area.*" | "task_template.*" | "project_template.*";
                 };
             };
         };
         responses: {
             /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            /** @description Default Response */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8686,95 +5953,28 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code payload_too_large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unsupported_media_type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
-    getWebhookSubscription: {
+    rollWebhookSecret: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -8786,83 +5986,87 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new whsec_… secret, shown only here. Deliveries carry a signature by it and, for 24 hours, one by the secret it replaces */
+                        secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
+            /** @description Not Modified: the ETag given in If-None-Match is current; no body */
+            304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     unsubscribeWebhook: {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag of the resource: 412 when it changed since, and it is not deleted. */
-                "If-Match"?: string;
+                /** @description An ETag of the resource this request changes (for a reaction, of its post): 412 when it changed since, and nothing is changed. `*`: any version */
+                "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
                 id: string;
@@ -8874,82 +6078,23 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     listWebhookDeliveries: {
@@ -8960,10 +6105,7 @@ export interface operations {
                 /** @description nextCursor of the previous page */
                 cursor?: string;
             };
-            header?: {
-                /** @description An ETag from an earlier answer: 304 Not Modified while the same bytes would be sent. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -8974,6 +6116,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8987,79 +6133,21 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     retryWebhookDelivery: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer, and nothing is done again. */
-                "Idempotency-Key"?: string;
-                /** @description An ETag of the resource this request changes: 412 when it changed since (nothing is changed). On a create, always 412: a new resource has no version to match. */
-                "If-Match"?: string;
+                /** @description Any unique string: a retry with the same key, token and body within 24 hours gets the first answer (Idempotent-Replayed: true) and nothing is done again; the key with another request is 422, while its first request runs 409 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9072,6 +6160,11 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9086,78 +6179,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unauthenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code method_not_allowed */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code precondition_failed */
-            412: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code rate_limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem details; code unavailable */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            412: components["responses"]["Problem412"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -106,9 +106,12 @@ describe('verifyWebhook', () => {
   });
 
   test('a real delivery verifies to its typed event; a bad signature, a stale timestamp and a replay do not', async () => {
-    const { secret } = await api.post('/v1/webhooks/subscribe', {
+    const made = await api.post('/v1/webhooks/subscribe', {
       body: { hookUrl: `${receiver.base}/hook`, event: 'task.created' },
     });
+    // A new subscription is 201 {id, secret}; with an id, an update is 200 with the subscription.
+    assert.ok('secret' in made);
+    const { secret } = made;
     const task = await api.post('/v1/tasks', { body: { name: 'Delivered', teamId: team.id } });
     const [delivery] = await receiver.waitFor('/hook', 1, 10_000);
     const seen = new Set<string>();

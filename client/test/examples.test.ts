@@ -65,9 +65,12 @@ test('webhook-receiver: verifies real deliveries, refuses a forged one', async (
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
   const base = `http://127.0.0.1:${port}`;
-  const { secret } = await api.post('/v1/webhooks/subscribe', {
+  const made = await api.post('/v1/webhooks/subscribe', {
     body: { hookUrl: `${base}/hook`, event: 'task.created' },
   });
+  // A new subscription is 201 {id, secret}; with an id, an update is 200 with the subscription.
+  assert.ok('secret' in made);
+  const { secret } = made;
   const receiver = webhookReceiver(secret, (e) => events.push(e));
   await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
   const worker = startWorker({
