@@ -207,6 +207,41 @@ describe('previousAttributes', () => {
   });
 });
 
+describe('markdown in the payload', () => {
+  test("templates' events carry the description's markdown, as their GET with includeMarkdown", async () => {
+    const area = (await f.owner.post('/v1/areas', { name: 'Templates' })).body;
+    const from = await latest();
+    const description = { markdown: 'Check the **photos**' };
+    const taskTemplate = (
+      await f.owner.post('/v1/task-templates', { name: 'Inspect', areaId: area.id, description })
+    ).body;
+    const projectTemplate = (
+      await f.owner.post('/v1/project-templates', { name: 'Move in', ownedByAreaId: area.id, description })
+    ).body;
+    const items = await since(from, 2);
+    assert.deepEqual(
+      items.map((i) => [i.type, i.data.id]),
+      [
+        ['task_template.created', taskTemplate.id],
+        ['project_template.created', projectTemplate.id],
+      ],
+    );
+    const html = '<p>Check the <strong>photos</strong></p>';
+    for (const [item, path] of [
+      [items[0]!, `/v1/task-templates/${taskTemplate.id}`],
+      [items[1]!, `/v1/project-templates/${projectTemplate.id}`],
+    ] as const) {
+      assert.deepEqual(item.data.description, { html, markdown: 'Check the **photos**' });
+      assert.deepEqual(item.data, (await f.owner.get(`${path}?includeMarkdown=true`)).body);
+      assert.deepEqual((await f.owner.get(path)).body.description, { html });
+    }
+    const listed = await f.owner.get(`/v1/task-templates?areaId=${area.id}&includeMarkdown=true`);
+    assert.deepEqual(listed.body.data[0].description, { html, markdown: 'Check the **photos**' });
+    const projects = await f.owner.get(`/v1/project-templates?areaId=${area.id}&includeMarkdown=true`);
+    assert.deepEqual(projects.body.data[0].description, { html, markdown: 'Check the **photos**' });
+  });
+});
+
 describe('where the feed starts, and positions of another database', () => {
   test('after=latest: an empty page at the end; its cursor reads only what comes next', async () => {
     await newTask();

@@ -8,6 +8,7 @@ import type { LoadedTemplate } from './service.ts';
 export async function presentProjectTemplates(
   ctx: Context,
   templates: LoadedTemplate[],
+  opts: { includeMarkdown?: boolean } = {},
 ): Promise<ProjectTemplate[]> {
   const [areas, visibility] = await Promise.all([
     groups
@@ -28,7 +29,9 @@ export async function presentProjectTemplates(
       id: row.id,
       publicId: row.public_id,
       name: row.name,
-      description: { html: row.description_html },
+      description: opts.includeMarkdown
+        ? { html: row.description_html, markdown: row.description_markdown }
+        : { html: row.description_html },
       color: row.color,
       icon: row.icon,
       workspaceId: row.workspace_id,

@@ -13,6 +13,9 @@ export const PROJECT_TEMPLATE = defineResource({
   ],
   searchFields: [],
   events: ['project_template.created'],
-  eventData: { loadVisible: loadVisibleProjectTemplates, present: presentProjectTemplates },
+  eventData: {
+    loadVisible: loadVisibleProjectTemplates,
+    present: (ctx, rows) => presentProjectTemplates(ctx, rows, { includeMarkdown: true }),
+  },
   routes: projectTemplateRoutes,
 });

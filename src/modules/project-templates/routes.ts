@@ -14,6 +14,7 @@ import {
   ProjectTemplateListQuery,
   ProjectTemplateUpsertBody,
   TEMPLATE_PROJECT_EXPANSIONS,
+  TemplateGetQuery,
 } from './schema.ts';
 import * as service from './service.ts';
 
@@ -64,7 +65,9 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
         includeDeleted: flag(query.includeDeleted),
         limit: query.limit ?? DEFAULT_LIMIT,
       });
-      return { data: await presentProjectTemplates(ctx, templates) };
+      return {
+        data: await presentProjectTemplates(ctx, templates, { includeMarkdown: flag(query.includeMarkdown) }),
+      };
     },
   );
 
@@ -76,12 +79,15 @@ export default async function projectTemplateRoutes(app: App): Promise<void> {
         operationId: 'getProjectTemplate',
         summary: 'A project template by UUID or publicId (a deleted one too, with deletedAt)',
         params: IdParams,
+        querystring: TemplateGetQuery,
         response: { 200: TemplateRef, ...errors('not_found') },
       },
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
-      return (await presentProjectTemplates(ctx, [await service.loadTemplate(ctx, request.params.id)]))[0];
+      const template = await service.loadTemplate(ctx, request.params.id);
+      const includeMarkdown = flag(request.query.includeMarkdown);
+      return (await presentProjectTemplates(ctx, [template], { includeMarkdown }))[0];
     },
   );
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateInput, DescriptionInput } from '../../http/common.ts';
+import { DateInput, DescriptionInput, DescriptionOut } from '../../http/common.ts';
 import {
   Color,
   Flag,
@@ -68,7 +68,7 @@ export const ProjectTemplate = Type.Object(
     id: Uuid,
     publicId: Type.String(),
     name: Type.String(),
-    description: Type.Object({ html: Type.String() }),
+    description: DescriptionOut,
     color: Nullable(Type.String()),
     icon: Nullable(Type.String()),
     workspaceId: Uuid,
@@ -106,9 +106,16 @@ export const ProjectTemplateListQuery = Type.Object({
   ),
   ownedByAreaId: Type.Optional(Uuid),
   includeDeleted: Flag('Include soft-deleted templates'),
+  includeMarkdown: Flag('Add description.markdown'),
   limit: LimitQuery,
 });
 export type ProjectTemplateListQuery = Static<typeof ProjectTemplateListQuery>;
+
+/** GET by id: the description's markdown on request, as a task's. */
+export const TemplateGetQuery = Type.Object({
+  includeMarkdown: Flag('Add description.markdown'),
+});
+export type TemplateGetQuery = Static<typeof TemplateGetQuery>;
 
 /** The expansions of a project made from a template (the interface's "Project from template" row). */
 export const TEMPLATE_PROJECT_EXPANSIONS = ['owner', 'status', 'area'] as const;

@@ -23,7 +23,11 @@ function statusOf(row: TaskTemplateRow, statuses: StatusRow[]) {
   };
 }
 
-export async function presentTaskTemplates(ctx: Context, rows: TaskTemplateRow[]): Promise<TaskTemplate[]> {
+export async function presentTaskTemplates(
+  ctx: Context,
+  rows: TaskTemplateRow[],
+  opts: { includeMarkdown?: boolean } = {},
+): Promise<TaskTemplate[]> {
   const areaIds = rows.map((r) => r.group_id);
   const [labelIds, labels, areas, statuses] = await Promise.all([
     labelIdsOf(
@@ -40,7 +44,9 @@ export async function presentTaskTemplates(ctx: Context, rows: TaskTemplateRow[]
       id: row.id,
       publicId: row.public_id,
       name: row.name,
-      description: { html: row.description_html },
+      description: opts.includeMarkdown
+        ? { html: row.description_html, markdown: row.description_markdown }
+        : { html: row.description_html },
       priority: Boolean(row.priority),
       visibility: row.visibility,
       ...statusOf(row, statuses.get(row.group_id) ?? []),

@@ -13,6 +13,9 @@ export const TASK_TEMPLATE = defineResource({
   ],
   searchFields: [],
   events: ['task_template.created'],
-  eventData: { loadVisible: loadVisibleTaskTemplates, present: presentTaskTemplates },
+  eventData: {
+    loadVisible: loadVisibleTaskTemplates,
+    present: (ctx, rows) => presentTaskTemplates(ctx, rows, { includeMarkdown: true }),
+  },
   routes: taskTemplateRoutes,
 });

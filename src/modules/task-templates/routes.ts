@@ -15,6 +15,7 @@ import {
   TaskTemplateListQuery,
   TaskTemplateUpsertBody,
   TEMPLATE_TASK_EXPANSIONS,
+  TemplateGetQuery,
 } from './schema.ts';
 import * as service from './service.ts';
 
@@ -66,7 +67,9 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
         includeDeleted: flag(query.includeDeleted),
         limit: query.limit ?? DEFAULT_LIMIT,
       });
-      return { data: await presentTaskTemplates(ctx, rows) };
+      return {
+        data: await presentTaskTemplates(ctx, rows, { includeMarkdown: flag(query.includeMarkdown) }),
+      };
     },
   );
 
@@ -78,13 +81,15 @@ export default async function taskTemplateRoutes(app: App): Promise<void> {
         operationId: 'getTaskTemplate',
         summary: 'A task template by UUID or publicId (a deleted one too, with deletedAt)',
         params: IdParams,
+        querystring: TemplateGetQuery,
         response: { 200: TemplateRef, ...errors('not_found') },
       },
     },
     async (request) => {
       const ctx = readContext(database, auth(request));
+      const row = await service.loadVisibleTaskTemplate(ctx, request.params.id);
       return (
-        await presentTaskTemplates(ctx, [await service.loadVisibleTaskTemplate(ctx, request.params.id)])
+        await presentTaskTemplates(ctx, [row], { includeMarkdown: flag(request.query.includeMarkdown) })
       )[0];
     },
   );

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateInput, DescriptionInput } from '../../http/common.ts';
+import { DateInput, DescriptionInput, DescriptionOut } from '../../http/common.ts';
 import {
   ExpandQuery,
   Flag,
@@ -74,7 +74,7 @@ export const TaskTemplate = Type.Object(
     id: Uuid,
     publicId: Type.String(),
     name: Type.String(),
-    description: Type.Object({ html: Type.String() }),
+    description: DescriptionOut,
     priority: Type.Boolean(),
     visibility: Visibility,
     statusId: Nullable(Uuid),
@@ -108,9 +108,16 @@ export const TaskTemplateListQuery = Type.Object({
   scopeId: Type.Optional(Uuid),
   projectId: Type.Optional(Uuid),
   includeDeleted: Flag('Include soft-deleted templates'),
+  includeMarkdown: Flag('Add description.markdown'),
   limit: LimitQuery,
 });
 export type TaskTemplateListQuery = Static<typeof TaskTemplateListQuery>;
+
+/** GET by id: the description's markdown on request, as a task's. */
+export const TemplateGetQuery = Type.Object({
+  includeMarkdown: Flag('Add description.markdown'),
+});
+export type TemplateGetQuery = Static<typeof TemplateGetQuery>;
 
 /** The expansions of a task made from a template (the interface's "Task from template" row). */
 export const TEMPLATE_TASK_EXPANSIONS = ['status', 'area', 'project', 'assignee'] as const;
