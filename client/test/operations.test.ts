@@ -76,6 +76,9 @@ void name; void more;
   const stage: string = task.status.stage;
   const tag: string | undefined = etag;
   void [names, labels, stage, tag];
+  const again = await cairn.getWithETag('/v1/tasks/{id}', { params: { path: { id: '1' } }, etag: tag ?? '' });
+  const kept: string | undefined = again.notModified ? again.etag : again.data.name;
+  void kept;
 }
 `,
   );
