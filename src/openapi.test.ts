@@ -1,18 +1,13 @@
 // /openapi.json as an integrator meets it (docs/decisions.md §8): every operation named, every error declared
-// as problem+json, every body with examples, and a client generated from it (openapi-typescript +
-// openapi-fetch, in tools/client-check) type-checks a call to every operation with those examples,
-// and refuses a create without its required fields. Runs once, in the SQLite pass: the document does
-// not depend on the database.
+// as problem+json, every body with examples, the conventions' statuses and headers. A client generated
+// from it type-checking a call to every operation with those examples (and refusing a create without
+// its required fields) is @cairn/client's test (client/test/operations.test.ts). Runs once, in the
+// SQLite pass: the document does not depend on the database.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { onPostgres, setup } from './test/helpers.ts';
 
 const once = onPostgres ? () => {} : test;
-const root = new URL('..', import.meta.url).pathname;
-const tools = join(root, 'tools/client-check');
 
 // biome-ignore lint/suspicious/noExplicitAny: the parsed OpenAPI document.
 type Doc = any;
@@ -192,94 +187,4 @@ once('the conventions are in the document: statuses, request and response header
     assert.equal(headerParams(doc, o).includes('If-None-Match'), has('304'), where);
     if (headerParams(doc, o).includes('If-Match')) assert.ok(has('412'), where);
   }
-});
-
-once('a client generated from the document type-checks a call to every operation', async () => {
-  const doc = await document();
-  const dir = join(tools, 'generated');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-  const generate = spawnSync(
-    process.execPath,
-    [join(tools, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.json', '-o', 'schema.d.ts'],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  assert.equal(generate.status, 0, generate.stderr);
-
-  const calls: string[] = [];
-  for (const { path, method, op } of operations(doc)) {
-    const pathParams = (op.parameters ?? []).filter((p: Doc) => p.in === 'path');
-    const required = (op.parameters ?? []).filter((p: Doc) => p.in === 'query' && p.required);
-    const parts = [
-      pathParams.length ? `path: { ${pathParams.map((p: Doc) => `${p.name}: '1'`).join(', ')} }` : '',
-      required.length
-        ? `query: { ${required.map((p: Doc) => `${p.name}: ${JSON.stringify(p.schema.enum?.[0] ?? '1')}`).join(', ')} }`
-        : '',
-    ].filter(Boolean);
-    const params = parts.length ? `params: { ${parts.join(', ')} }` : '';
-    const bodies = op.requestBody ? bodyExamples(op).map((e) => `body: ${JSON.stringify(e)}`) : [''];
-    for (const body of bodies) {
-      const init = [params, body].filter(Boolean).join(', ');
-      calls.push(`await api.${method.toUpperCase()}('${path}'${init ? `, { ${init} }` : ''});`);
-    }
-  }
-  const header = [
-    "import createClient from 'openapi-fetch';",
-    "import type { paths } from './schema.d.ts';",
-    "const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
-  ].join('\n');
-  // An integrator's first lines: a team read with the default expand=all, as its Expanded type.
-  calls.push(`{
-  const { data, response } = await api.GET('/v1/teams/{id}', { params: { path: { id: '1' } } });
-  const team = data as components['schemas']['TeamExpanded'];
-  const names: string[] = team.taskStatuses.map((s) => s.name);
-  const labels: number = team.taskLabels.length + team.members.length;
-  const task = (await api.GET('/v1/tasks/{id}', { params: { path: { id: '1' } } })).data as components['schemas']['TaskExpanded'];
-  const stage: string = task.status.stage;
-  const etag: string | null = response.headers.get('etag');
-  void [names, labels, stage, etag];
-}`);
-  writeFileSync(
-    join(dir, 'calls.ts'),
-    `${header.replace('{ paths }', '{ components, paths }')}\n${calls.join('\n')}\n`,
-  );
-  writeFileSync(
-    join(dir, 'wrong.ts'),
-    `${header}
-// A create without its name, and a matchMode that does not exist: both must not compile.
-await api.POST('/v1/tasks', { body: { teamId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10' } });
-await api.GET('/v1/tasks/search', { params: { query: { matchMode: 'some' } } });
-// The team's own type, which another expand also answers with: its expansions may be absent.
-const team = (await api.GET('/v1/teams/{id}', { params: { path: { id: '1' } } })).data!;
-team.taskStatuses.map((s) => s.name);
-`,
-  );
-  const tsc = (file: string) =>
-    spawnSync(
-      process.execPath,
-      [
-        join(tools, 'node_modules/typescript/bin/tsc'),
-        '--noEmit',
-        '--strict',
-        '--target',
-        'es2022',
-        '--module',
-        'nodenext',
-        '--allowImportingTsExtensions',
-        '--skipLibCheck',
-        file,
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
-  const good = tsc('calls.ts');
-  assert.equal(good.status, 0, `${good.stdout}${good.stderr}`);
-  assert.ok(calls.length >= 40, `${calls.length} calls`);
-  const bad = tsc('wrong.ts');
-  assert.notEqual(bad.status, 0, 'the wrong calls must not compile');
-  // The create form's type has a required name: `{ name: string; teamId?: …}`.
-  assert.match(bad.stdout, /wrong\.ts\(5,[^\n]*\{ name: string;/, bad.stdout);
-  assert.match(bad.stdout, /wrong\.ts\(6,.*"some"/, bad.stdout);
-  assert.match(bad.stdout, /wrong\.ts\(9,[^\n]*'team.taskStatuses' is possibly 'undefined'/, bad.stdout);
-  rmSync(dir, { recursive: true, force: true });
 });

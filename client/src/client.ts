@@ -65,15 +65,33 @@ export interface PaginateOptions {
   signal?: AbortSignal;
 }
 
+/** A GET's answer with its ETag. */
+export interface Fresh<P extends PathsWith<'get'>> {
+  notModified: false;
+  data: Answer<P, 'get'>;
+  etag: string | undefined;
+}
+/** The resource still has the ETag that was sent (304 Not Modified): keep the copy you have. */
+export interface NotModified {
+  notModified: true;
+  etag: string;
+}
+
 export interface CairnClient {
   get<P extends PathsWith<'get'>>(path: P, ...init: Args<P, 'get'>): Promise<Answer<P, 'get'>>;
   post<P extends PathsWith<'post'>>(path: P, ...init: Args<P, 'post'>): Promise<Answer<P, 'post'>>;
   delete<P extends PathsWith<'delete'>>(path: P, ...init: Args<P, 'delete'>): Promise<Answer<P, 'delete'>>;
-  /** A GET and the answer's ETag, to send back as `ifMatch` on the update. */
+  /**
+   * A GET that revalidates: with `etag` (one an earlier answer gave), sent as `If-None-Match`, an
+   * unchanged resource answers `{notModified: true}` (the server's 304, no body) and a changed one its
+   * data and new ETag.
+   */
   getWithETag<P extends PathsWith<'get'>>(
     path: P,
-    ...init: Args<P, 'get'>
-  ): Promise<{ data: Answer<P, 'get'>; etag: string | undefined }>;
+    init: Init<P, 'get'> & { etag: string },
+  ): Promise<Fresh<P> | NotModified>;
+  /** A GET and the answer's ETag, to send back as `ifMatch` on the update (or as `etag` to revalidate). */
+  getWithETag<P extends PathsWith<'get'>>(path: P, ...init: Args<P, 'get'>): Promise<Fresh<P>>;
   /** Every item of a list or search, page after page, following nextCursor. */
   paginate<P extends PagedPath>(
     path: P,
@@ -118,17 +136,32 @@ export function createClient(options: ClientOptions): CairnClient {
   async function call(method: Method, path: string, init: Init<never, never> | undefined) {
     const {
       ifMatch,
+      etag,
       idempotencyKey,
       headers: own,
       ...rest
-    } = (init ?? {}) as CallOptions & Record<string, unknown> & { headers?: Record<string, string> };
+    } = (init ?? {}) as CallOptions & { etag?: string } & Record<string, unknown> & {
+        headers?: Record<string, string>;
+      };
     const extra: Record<string, string> = { ...own };
     if (ifMatch !== undefined) extra['if-match'] = ifMatch;
+    if (etag !== undefined) extra['if-none-match'] = etag;
     if (idempotencyKey !== undefined) extra['idempotency-key'] = idempotencyKey;
     // biome-ignore lint/suspicious/noExplicitAny: the typed signatures are CairnClient's; this is their body.
     const result = await (raw.request as any)(method, path, { ...rest, headers: extra });
-    if (result.response.ok) return { data: result.data, response: result.response as Response };
-    throw errorOfResponse(result.response, result.error);
+    const response = result.response as Response;
+    // 304 only ever answers an If-None-Match, which only getWithETag's `etag` sends.
+    if (response.ok || (response.status === 304 && etag !== undefined))
+      return { data: result.data, response };
+    throw errorOfResponse(response, result.error);
+  }
+
+  // getWithETag's overloads are CairnClient's; this is their one body.
+  async function getWithETag(path: string, init?: CallOptions & { etag?: string }) {
+    const { data, response } = await call('get', path, init as never);
+    const etag = response.headers.get('etag') ?? undefined;
+    if (response.status === 304) return { notModified: true, etag: etag ?? init?.etag };
+    return { notModified: false, data, etag };
   }
 
   const client: CairnClient = {
@@ -136,10 +169,7 @@ export function createClient(options: ClientOptions): CairnClient {
     get: async (path, ...init) => (await call('get', path, init[0] as never)).data,
     post: async (path, ...init) => (await call('post', path, init[0] as never)).data,
     delete: async (path, ...init) => (await call('delete', path, init[0] as never)).data,
-    async getWithETag(path, ...init) {
-      const { data, response } = await call('get', path, init[0] as never);
-      return { data, etag: response.headers.get('etag') ?? undefined };
-    },
+    getWithETag: getWithETag as unknown as CairnClient['getWithETag'],
     paginate(path, init) {
       return pages(call, path, init as never);
     },

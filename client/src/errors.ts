@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'invalid_json'
   | 'invalid_cursor'
+  | 'cursor_expired'
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'

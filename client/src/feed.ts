@@ -1,7 +1,9 @@
 // The events feed (GET /v1/events) walked from a stored position: what a mirror or a poller needs. The
 // position to store is the page's nextCursor; an event id is also a position (it travels between
-// databases), and the server checks it still exists: one older than the retention period is refused, which
-// this reports as FeedPositionExpired (the caller walks everything again, then carries on from `latest`).
+// databases). A position older than the events the server keeps is reported as FeedPositionExpired
+// (the caller walks everything again, then carries on from `latest`): the server answers a cursor
+// before what it pruned with `400 cursor_expired`, and an event id it no longer has with `400` at
+// /query/after.
 
 import type { CairnClient } from './client.ts';
 import { CairnError } from './errors.ts';
@@ -30,11 +32,14 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
-/** The stored position is older than the events the server keeps: events were missed. */
+/**
+ * The stored position is older than the events the server keeps: events were missed. Its `cause` is
+ * the server's answer (`cursor_expired`, or `validation_failed` for an event id no longer kept).
+ */
 export class FeedPositionExpired extends CairnError {
   constructor(cause: CairnError) {
     super({
-      code: 'position_expired',
+      code: 'cursor_expired',
       status: cause.status,
       title: 'Feed position expired',
       detail: `the position is older than the events the server keeps; walk everything again (${cause.detail})`,
@@ -59,12 +64,14 @@ export async function* syncEvents(cairn: CairnClient, options: SyncOptions): Asy
     try {
       page = await read(cairn, after === 'start' ? undefined : after, options);
     } catch (error) {
-      // An event id that no longer exists: the server answers 400 at /query/after.
+      // A position before what was pruned is cursor_expired; an event id that no longer exists is
+      // 400 at /query/after (the server cannot tell a pruned id from one that never was).
       const expired =
         error instanceof CairnError &&
-        error.code === 'validation_failed' &&
-        UUID.test(after) &&
-        error.errors.some((e) => e.path === '/query/after');
+        (error.code === 'cursor_expired' ||
+          (error.code === 'validation_failed' &&
+            UUID.test(after) &&
+            error.errors.some((e) => e.path === '/query/after')));
       throw expired ? new FeedPositionExpired(error) : error;
     }
     after = page.nextCursor;

@@ -968,7 +968,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_failed" | "invalid_json" | "invalid_cursor" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "not_deleted" | "not_archived" | "deleted" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable";
+            code: "validation_failed" | "invalid_json" | "invalid_cursor" | "cursor_expired" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "not_deleted" | "not_archived" | "deleted" | "conflict" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable";
             errors?: {
                 path: string;
                 message: string;
@@ -1799,7 +1799,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Problem details; code validation_failed or invalid_json or invalid_cursor */
+        /** @description Problem details; code validation_failed or invalid_json or invalid_cursor or cursor_expired */
         Problem400: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,5 +1,5 @@
 // The client against a real Cairn (SQLite and PostgreSQL passes): typed calls, errors by code,
-// pagination, ETag and If-Match, the idempotency key set on every POST.
+// pagination, ETag with If-Match and If-None-Match, the idempotency key set on every POST.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CairnError, createClient, isCairnError } from '../src/index.ts';
@@ -119,6 +119,39 @@ describe('errors', () => {
     assert.ok(isCairnError(stale, 'precondition_failed'));
     const now = await api.get('/v1/tasks/{id}', { params: { path: { id: task.id } } });
     assert.equal(now.name, 'Renamed');
+  });
+
+  test('getWithETag with an etag revalidates: notModified while unchanged, the new data once changed', async () => {
+    const task = await api.post('/v1/tasks', { body: { name: 'Cached', teamId: team.id } });
+    const path = { params: { path: { id: task.id } } };
+    const first = await api.getWithETag('/v1/tasks/{id}', path);
+    assert.equal(first.notModified, false);
+    const etag = first.etag!;
+    assert.deepEqual(await api.getWithETag('/v1/tasks/{id}', { ...path, etag }), { notModified: true, etag });
+    // What the server answered: 304, no body, the same ETag.
+    const raw = await api.raw.GET('/v1/tasks/{id}', { ...path, headers: { 'if-none-match': etag } });
+    assert.equal(raw.response.status, 304);
+    assert.equal(raw.response.headers.get('etag'), etag);
+    await api.post('/v1/tasks', { body: { id: task.id, name: 'Cached, then changed' } });
+    const changed = await api.getWithETag('/v1/tasks/{id}', { ...path, etag });
+    assert.equal(changed.notModified, false);
+    if (changed.notModified) return;
+    assert.equal(changed.data.name, 'Cached, then changed');
+    assert.notEqual(changed.etag, etag);
+    assert.match(changed.etag ?? '', /^(W\/)?".+"$/);
+    // Any resource with an ETag revalidates the same way: a team.
+    const t = await api.getWithETag('/v1/teams/{id}', { params: { path: { id: team.id } } });
+    const again = await api.getWithETag('/v1/teams/{id}', {
+      params: { path: { id: team.id } },
+      etag: t.etag!,
+    });
+    assert.equal(again.notModified, true);
+    // An etag of nothing is no 304: a missing task is still 404.
+    await rejects(
+      api.getWithETag('/v1/tasks/{id}', { params: { path: { id: 'ENG-99999' } }, etag }),
+      404,
+      'not_found',
+    );
   });
 });
 

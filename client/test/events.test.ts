@@ -71,16 +71,33 @@ describe('syncEvents', () => {
     assert.deepEqual((await viaFrom.next()).value?.events, []);
   });
 
-  test('an event id older than retention is FeedPositionExpired: the caller walks everything again', async () => {
+  test('a position older than retention is FeedPositionExpired, a cursor and an event id alike', async () => {
+    const early = await latestPosition(api);
     const { events } = await drain('start');
     const kept = events.at(-1)!.id;
+    const gone = await api.post('/v1/tasks', { body: { name: 'Pruned', teamId: team.id } });
+    const before = await drain(early, 1);
+    assert.deepEqual(
+      before.events.map((e) => e.data.id),
+      [gone.id],
+    );
+    // As the hourly pruning does once the retention has passed (here: everything up to a minute ahead).
     await prune(cairn.f.database.db, new Date(Date.now() + 60_000).toISOString());
-    await assert.rejects(drain(kept), (e) => {
+    const expired = (cause: string) => (e: unknown) => {
       assert.ok(e instanceof FeedPositionExpired);
-      assert.equal(e.code, 'position_expired');
+      assert.equal(e.code, 'cursor_expired');
       assert.equal(e.status, 400);
+      assert.equal((e.cause as { code: string }).code, cause);
       return true;
-    });
+    };
+    // A stored nextCursor from before the pruned task's event: the server says cursor_expired.
+    await assert.rejects(drain(early), expired('cursor_expired'));
+    // An event id it no longer keeps.
+    await assert.rejects(drain(kept), expired('validation_failed'));
+    // The position after the last pruned event missed nothing: it reads on.
+    assert.deepEqual((await drain(before.position)).events, []);
+    // Walking everything again from the start works.
+    assert.deepEqual((await drain('start')).events, []);
   });
 });
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startWorker } from '../../src/modules/webhooks/worker.ts';
+import { importCsv } from '../examples/import-csv.ts';
 import { syncMirror } from '../examples/mirror.ts';
 import { quickstart } from '../examples/quickstart.ts';
 import { walkProject } from '../examples/walk-project.ts';
@@ -121,4 +122,41 @@ test('mirror: a first run copies every task; later runs apply the feed from the 
   });
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(saved.tasks[kept.id].name, 'Renamed', 'the mirror is on disk for the next start');
+});
+
+test('import-csv: rows in chunks of the batch, each refused row reported with its line', async () => {
+  const team = await api.post('/v1/teams', { body: { name: 'Imported' } });
+  const rows = Array.from({ length: 230 }, (_, i) => `Row ${i},${team.id},,${i % 2 === 0}`);
+  // Line 1 is the header, so row i is line i + 2 until the row whose cell holds a line break.
+  rows[10] = `Row 10,${team.id},"A description, with a comma
+and a second line",false`; // lines 12-13
+  rows[50] = `,${team.id},,false`; // line 53: no name
+  rows[120] = `Row 120,00000000-0000-4000-8000-000000000000,,true`; // line 123: no such team
+  rows[229] = `Row 229,${team.id},,maybe`; // line 232: not a boolean
+  const csv = `name,teamId,description,priority\n${rows.join('\n')}\n`;
+  const result = await importCsv(cairn.baseUrl, cairn.token, csv, 100);
+  assert.equal(result.created, 227);
+  assert.deepEqual(
+    result.failed.map((f) => [f.line, f.name, f.code]),
+    [
+      [53, '', 'validation_failed'],
+      [123, 'Row 120', 'validation_failed'],
+      [232, 'Row 229', 'validation_failed'],
+    ],
+  );
+  assert.match(result.failed[0]!.error, /name/);
+  assert.match(result.failed[1]!.error, /teamId/);
+  assert.match(result.failed[2]!.error, /priority/);
+  const imported: string[] = [];
+  for await (const task of cairn.client().paginate('/v1/tasks/search', {
+    params: { query: { teamId: team.id, expand: ['none'], includeMarkdown: 'true' } },
+  })) {
+    imported.push(task.name);
+    if (task.name === 'Row 10')
+      assert.equal(task.description?.markdown, 'A description, with a comma\nand a second line');
+    if (task.name === 'Row 3') assert.equal(task.priority, false);
+    if (task.name === 'Row 4') assert.equal(task.priority, true);
+  }
+  assert.equal(imported.length, 227);
+  assert.ok(imported.includes('Row 228') && !imported.includes('Row 120'));
 });

@@ -1,7 +1,8 @@
 // GET /v1/events (docs/decisions.md §7): the pull side of webhooks.
 
-import { readContext } from '../../context.ts';
+import { type Context, readContext } from '../../context.ts';
 import { readFeed } from '../../events/feed.ts';
+import { isBefore, prunedThrough } from '../../events/prune.ts';
 import { head, type Position, positionOf, START } from '../../events/stream.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
@@ -31,6 +32,27 @@ function decodePosition(cursors: Cursors, scope: string, given: string, param: '
   }
 }
 
+/**
+ * 400 cursor_expired when events after `after` were pruned (events/prune.ts): the reader would miss
+ * them. A position at or after the last pruned event has missed nothing, however old it is.
+ */
+async function refuseExpired(
+  ctx: Context,
+  after: Position,
+  param: 'cursor' | 'after',
+  config: { webhookRetentionDays: number },
+): Promise<void> {
+  const through = await prunedThrough(ctx.db, ctx.workspace.id);
+  if (!through || !isBefore(after, through)) return;
+  throw new AppError(
+    'cursor_expired',
+    `Events after this position are no longer kept (they are kept ${config.webhookRetentionDays} days): ` +
+      'read everything again (the searches, or the feed without a position), then carry on from after=latest ' +
+      'taken before that read',
+    [{ path: `/query/${param}`, message: 'older than the events kept; read everything again' }],
+  );
+}
+
 export default async function eventRoutes(app: App): Promise<void> {
   const { database, cursors, config } = app.cairn;
   // The resources' schemas that events' data refers to (events/schema.ts DATA_SCHEMA), the event
@@ -45,7 +67,7 @@ export default async function eventRoutes(app: App): Promise<void> {
         operationId: 'listEvents',
         summary: 'Changes, oldest first, as webhook deliveries carry them (kept for the retention period)',
         querystring: EventFeedQuery,
-        response: { 200: EventFeedPage, ...errors('invalid_cursor') },
+        response: { 200: EventFeedPage, ...errors('invalid_cursor', 'cursor_expired') },
       },
     },
     async (request) => {
@@ -91,6 +113,10 @@ export default async function eventRoutes(app: App): Promise<void> {
         { after, types, limit: query.limit ?? DEFAULT_LIMIT },
         config.publicUrl,
       );
+      // Read after the page: a pruning that committed before the page was read is seen here.
+      if (given !== undefined) {
+        await refuseExpired(ctx, after, query.cursor !== undefined ? 'cursor' : 'after', config);
+      }
       return {
         data: page.items,
         nextCursor: cursors.encode(scope, [page.position.tx, page.position.seq]),

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db/index.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { DB } from '../../db/types.ts';
+import { pruneEvents } from '../../events/prune.ts';
 import type { Position } from '../../events/stream.ts';
 import type { SubscriptionRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -123,13 +124,12 @@ export function dropReplay(db: Kysely<DB>, sub: SubscriptionRow, replayId: strin
 
 /** Deletes events and attempts older than `before`, a chunk at a time; how many rows went. */
 export async function prune(db: Kysely<DB>, before: string): Promise<number> {
-  let total = 0;
-  for (const table of ['events', 'webhook_deliveries'] as const) {
-    for (;;) {
-      const n = await repo.pruneOlderThan(db, table, before, 5000);
-      total += n;
-      if (n < 5000) break;
-    }
+  // Events go through events/prune.ts, which records how far each workspace's stream was pruned.
+  let total = await pruneEvents(db, before);
+  for (;;) {
+    const n = await repo.pruneOlderThan(db, 'webhook_deliveries', before, 5000);
+    total += n;
+    if (n < 5000) break;
   }
   return total;
 }
