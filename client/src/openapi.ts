@@ -1331,6 +1331,8 @@ export interface components {
             name: string;
             description: {
                 html: string;
+                /** @description Only with includeMarkdown */
+                markdown?: string;
             };
             priority: boolean;
             /** @enum {string} */
@@ -1386,6 +1388,8 @@ export interface components {
             name: string;
             description: {
                 html: string;
+                /** @description Only with includeMarkdown */
+                markdown?: string;
             };
             color: string | null;
             icon: string | null;
@@ -4325,6 +4329,8 @@ export interface operations {
                 projectId?: string;
                 /** @description Include soft-deleted templates. true, false, 1 or 0 (any case); bare is true */
                 includeDeleted?: "true" | "false" | "1" | "0" | "";
+                /** @description Add description.markdown. true, false, 1 or 0 (any case); bare is true */
+                includeMarkdown?: "true" | "false" | "1" | "0" | "";
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
@@ -4497,7 +4503,10 @@ export interface operations {
     };
     getTaskTemplate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Add description.markdown. true, false, 1 or 0 (any case); bare is true */
+                includeMarkdown?: "true" | "false" | "1" | "0" | "";
+            };
             header?: {
                 /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4658,6 +4667,8 @@ export interface operations {
                 ownedByAreaId?: string;
                 /** @description Include soft-deleted templates. true, false, 1 or 0 (any case); bare is true */
                 includeDeleted?: "true" | "false" | "1" | "0" | "";
+                /** @description Add description.markdown. true, false, 1 or 0 (any case); bare is true */
+                includeMarkdown?: "true" | "false" | "1" | "0" | "";
                 /** @description Page size, 1 to 100 */
                 limit?: number;
             };
@@ -4824,7 +4835,10 @@ export interface operations {
     };
     getProjectTemplate: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Add description.markdown. true, false, 1 or 0 (any case); bare is true */
+                includeMarkdown?: "true" | "false" | "1" | "0" | "";
+            };
             header?: {
                 /** @description An ETag from an earlier answer: 304 Not Modified, without a body, while the same answer would be sent */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
