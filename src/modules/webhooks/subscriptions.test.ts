@@ -252,6 +252,56 @@ describe('changing a subscription in place', () => {
     await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
   });
 
+  test('Idempotency-Key: a retried update replays its 200; a retried create is 409 (its secret is not kept)', async () => {
+    const hookUrl = `${receiver.base}${nextPath()}`;
+    const createKey = `subscribe-${Date.now()}`;
+    const made = await f.owner.post(
+      '/v1/webhooks/subscribe',
+      { hookUrl, event: 'task.created' },
+      { 'idempotency-key': createKey },
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const retried = await f.owner.post(
+      '/v1/webhooks/subscribe',
+      { hookUrl, event: 'task.created' },
+      { 'idempotency-key': createKey },
+    );
+    assert.equal(
+      problem(retried, 409, 'conflict').detail,
+      'The first request with this Idempotency-Key succeeded (201); its answer held a secret that is shown only once, so it is not kept',
+    );
+
+    const updateKey = `update-${Date.now()}`;
+    const change = { id: made.body.id, event: 'task.*' };
+    const updated = await f.owner.post('/v1/webhooks/subscribe', change, { 'idempotency-key': updateKey });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.headers['idempotent-replayed'], undefined);
+    // Changed again by someone else in between: the retry still answers what the update answered.
+    await f.owner.post('/v1/webhooks/subscribe', { id: made.body.id, event: '*' });
+    const again = await f.owner.post('/v1/webhooks/subscribe', change, { 'idempotency-key': updateKey });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.body, updated.body);
+    assert.equal(again.headers.etag, updated.headers.etag);
+    assert.equal((await f.owner.get(`/v1/webhooks/subscribe/${made.body.id}`)).body.event, '*');
+
+    const kept = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'status_code', 'response_body'])
+      .where('key', 'in', [createKey, updateKey])
+      .orderBy('status_code')
+      .execute();
+    assert.deepEqual(
+      kept.map((r) => ({ ...r })),
+      [
+        { key: updateKey, status_code: 200, response_body: JSON.stringify(updated.body) },
+        { key: createKey, status_code: 201, response_body: null },
+      ],
+    );
+    assert.equal(JSON.stringify(kept).includes(made.body.secret), false);
+    await f.owner.delete(`/v1/webhooks/subscribe/${made.body.id}`);
+  });
+
   test('a change that would overlap another subscription is 409; an unknown id 404; bad values 400', async () => {
     const path = nextPath();
     const tasks = await subscribe('task.*', path);
