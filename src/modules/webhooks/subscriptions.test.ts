@@ -340,6 +340,63 @@ describe('changing a subscription in place', () => {
   });
 });
 
+describe('replays of a pattern subscription', () => {
+  test('a replay of an event no longer kept logs the type of the event, not the pattern', async () => {
+    const sub = await subscribe('task.*');
+    await newTask('Replayed, then purged');
+    await receiver.waitFor(sub.path, 1);
+    const log = async (n: number) => {
+      for (;;) {
+        const res = await f.owner.get(`/v1/webhooks/subscribe/${sub.id}/deliveries`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        if (res.body.data.length >= n) return res.body.data;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const [delivered] = await log(1);
+    assert.equal(delivered.eventType, 'task.created');
+    // The event is purged (past the retention) before the replay is sent.
+    await f.database.db.deleteFrom('events').where('id', '=', delivered.eventId).execute();
+    const retry = await f.owner.post(`/v1/webhooks/subscribe/${sub.id}/deliveries/${delivered.id}/retry`);
+    assert.equal(retry.status, 202, JSON.stringify(retry.body));
+    const [replayed] = await log(2);
+    assert.deepEqual(
+      {
+        eventId: replayed.eventId,
+        eventType: replayed.eventType,
+        replay: replayed.replay,
+        statusCode: replayed.statusCode,
+        error: replayed.error,
+      },
+      {
+        eventId: delivered.eventId,
+        eventType: 'task.created',
+        replay: true,
+        statusCode: null,
+        error: 'the event is no longer kept, or its creator cannot see it',
+      },
+    );
+    // A replay queued before migration 0014 has no type of its own: the log falls back to the
+    // subscription's event.
+    await f.database.db
+      .insertInto('webhook_replays')
+      .values({
+        workspace_id: f.ws.workspace.id,
+        id: crypto.randomUUID(),
+        subscription_id: sub.id,
+        event_id: delivered.eventId,
+        created_at: new Date().toISOString(),
+        event_type: null,
+      })
+      .execute();
+    worker.wake();
+    const [older] = await log(3);
+    assert.deepEqual([older.eventType, older.replay, older.statusCode], ['task.*', true, null]);
+    assert.equal(receiver.received.filter((r) => r.path === sub.path).length, 1);
+    await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
+  });
+});
+
 // Last in the file: it moves this process's clock a day forward.
 describe('rolling the secret', () => {
   test('200 {secret}; both secrets verify deliveries for 24 hours, then only the new one', async () => {
