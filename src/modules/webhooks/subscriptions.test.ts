@@ -340,6 +340,31 @@ describe('changing a subscription in place', () => {
   });
 });
 
+describe("the tests' caughtUp with patterns", () => {
+  test('caughtUp waits for `task.*` and `*` subscriptions: what they were going to send has been sent', async () => {
+    const tasks = await subscribe('task.*');
+    const all = await subscribe('*');
+    const task = await newTask('Caught up');
+    await f.owner.post('/v1/tasks', { id: task.id, name: 'Caught up 2' });
+    // Last in the stream, and not a task event: `task.*` is caught up at the task's update.
+    const project = (await f.owner.post('/v1/projects', { name: 'Caught up', teamId: team.id })).body;
+    await caughtUp(f.database.db, tasks.id);
+    await caughtUp(f.database.db, all.id);
+    const sent = (path: string) =>
+      receiver.received.filter((r) => r.path === path).map((r) => [r.json.type, r.json.data.id]);
+    assert.deepEqual(sent(tasks.path), [
+      ['task.created', task.id],
+      ['task.updated', task.id],
+    ]);
+    assert.deepEqual(sent(all.path), [
+      ['task.created', task.id],
+      ['task.updated', task.id],
+      ['project.created', project.id],
+    ]);
+    for (const sub of [tasks, all]) await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
+  });
+});
+
 describe('replays of a pattern subscription', () => {
   test('a replay of an event no longer kept logs the type of the event, not the pattern', async () => {
     const sub = await subscribe('task.*');
