@@ -57,13 +57,8 @@ export const ProjectStatusUpdateBody = Type.Object(
   {
     statusId: Uuid,
     // As a post's content (posts/schema.ts): not blank; `\\S` reads "must not be empty" (http/validation.ts).
-    content: Type.String({
-      maxLength: 200_000,
-      pattern: '\\S',
-      description:
-        'The status-update post: Markdown, sanitized as descriptions are; up to 200,000 characters, not only white space',
-      ...RICH_TEXT,
-    }),
+    // (No description: it would change the generated client, client/src/openapi.ts.)
+    content: Type.String({ maxLength: 200_000, pattern: '\\S', ...RICH_TEXT }),
   },
   {
     additionalProperties: false,
