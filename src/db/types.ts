@@ -376,6 +376,8 @@ export interface WebhookReplaysTable {
   subscription_id: string;
   event_id: string;
   created_at: Timestamp;
+  /** The type of the event replayed, for the log when the event is gone; null before migrations/0014. */
+  event_type: string | null;
 }
 
 export interface IdempotencyKeysTable {

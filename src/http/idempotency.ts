@@ -28,8 +28,12 @@ const REPLAYED = ['content-type', 'etag', 'location', 'skipped-task-templates'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The answer holds a secret shown once (a token, a signing secret): its body is not kept. */
-    secretInAnswer?: boolean;
+    /**
+     * The answer holds a secret shown once (a token, a signing secret): its body is not kept. `true`
+     * for every success; a list of statuses for a route whose other successes hold none (subscribe:
+     * its 201 shows the secret, an update's 200 does not, and is kept to be replayed).
+     */
+    secretInAnswer?: boolean | readonly number[];
   }
 }
 
@@ -179,6 +183,12 @@ function stillRunning(): AppError {
   return new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
 }
 
+/** Whether an answer of this status holds a secret shown once, by the route's `secretInAnswer`. */
+function holdsSecret(flag: boolean | readonly number[] | undefined, status: number): boolean {
+  if (flag === true) return status < 300;
+  return Array.isArray(flag) && flag.includes(status);
+}
+
 /** After a claimed request's answer is made: keep it for retries, or free the key after a 5xx. */
 async function keepAnswer(
   write: KeyWrite,
@@ -197,7 +207,7 @@ async function keepAnswer(
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const secret = request.routeOptions.config.secretInAnswer === true && reply.statusCode < 300;
+    const secret = holdsSecret(request.routeOptions.config.secretInAnswer, reply.statusCode);
     const answer = { status: reply.statusCode, headers, body: secret ? null : payload };
     await write((db) => store.saveAnswer(db, claim.tokenId, claim.key, answer));
   } catch (error) {

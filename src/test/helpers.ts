@@ -14,6 +14,7 @@ import { type Database, openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import type { App } from '../http/app-type.ts';
+import { readTypes } from '../modules/webhooks/patterns.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
 import { checkDeclared, watchAnswers } from './declared.ts';
 import { regexQuotesIn } from './problem-text.ts';
@@ -256,7 +257,8 @@ export function taskHelpers(as: Client) {
 
 /**
  * Waits until the webhook worker is done with a subscription for now: no turn holds it, and its
- * position is at the last event of its type in its workspace, so whatever it was going to send has
+ * position is at the last event its `event` covers in its workspace (a name or a pattern, matched as
+ * the worker matches it: webhooks/patterns.ts), so whatever it was going to send has
  * been sent. A negative check ("nothing more was delivered") waits for this, not for a while.
  */
 export async function caughtUp(db: Kysely<DB>, subscriptionId: string, timeoutMs = 15_000): Promise<void> {
@@ -267,11 +269,13 @@ export async function caughtUp(db: Kysely<DB>, subscriptionId: string, timeoutMs
       .select(['workspace_id', 'event', 'cursor_tx', 'cursor_seq', 'lease_owner'])
       .where('id', '=', subscriptionId)
       .executeTakeFirstOrThrow();
+    // The types the worker reads for this `event` (a name, `*` or `task.*`): none to filter for `*`.
+    const types = readTypes(sub.event);
     const last = await db
       .selectFrom('events')
       .select(['tx', 'seq'])
       .where('workspace_id', '=', sub.workspace_id)
-      .where('type', '=', sub.event)
+      .$if(types.length > 0, (q) => q.where('type', 'in', types))
       .orderBy('tx', 'desc')
       .orderBy('seq', 'desc')
       .limit(1)

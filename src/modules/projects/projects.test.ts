@@ -191,6 +191,33 @@ describe('archive, unarchive and status updates', () => {
       400,
       'validation_failed',
     );
+    // Content that is only white space is refused as a post's is, and changes nothing.
+    for (const content of [' \n\t ', '']) {
+      const blank = await f.owner.post(`/v1/projects/${p.id}/status-update`, {
+        statusId: statuses[0].id,
+        content,
+      });
+      const body = problem(blank, 400, 'validation_failed');
+      assert.deepEqual(
+        { ...body, requestId: undefined },
+        {
+          type: 'urn:cairn:problem:validation_failed',
+          title: 'Validation failed',
+          status: 400,
+          detail: '/body/content must not be empty',
+          code: 'validation_failed',
+          errors: [{ path: '/body/content', message: 'must not be empty' }],
+          requestId: undefined,
+        },
+      );
+    }
+    assert.equal((await f.owner.get(`/v1/projects/${p.id}`)).body.statusId, statuses[3].id);
+    const stillOnePost = await f.database.db
+      .selectFrom('posts')
+      .select('id')
+      .where('entity_id', '=', p.id)
+      .execute();
+    assert.equal(stillOnePost.length, 1);
   });
 });
 

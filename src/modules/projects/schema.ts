@@ -54,7 +54,12 @@ export const ProjectUpsertBody = UpsertBody(
 export type ProjectUpsertBody = Static<typeof ProjectUpsertBody>;
 
 export const ProjectStatusUpdateBody = Type.Object(
-  { statusId: Uuid, content: Type.String({ minLength: 1, maxLength: 200_000, ...RICH_TEXT }) },
+  {
+    statusId: Uuid,
+    // As a post's content (posts/schema.ts): not blank; `\\S` reads "must not be empty" (http/validation.ts).
+    // (No description: it would change the generated client, client/src/openapi.ts.)
+    content: Type.String({ maxLength: 200_000, pattern: '\\S', ...RICH_TEXT }),
+  },
   {
     additionalProperties: false,
     examples: [{ statusId: '3f0e8c1a-6b7d-4d2e-9a51-2c4b8e7f9d10', content: 'On track for the **15th**' }],

@@ -216,20 +216,29 @@ export async function deleteReplay(db: Kysely<DB>, workspaceId: string, id: stri
 /**
  * SQL: a settled event after the subscription's place that its `event` covers (patterns.ts), written
  * per form so that each is a seek: a name probes the events of its type (events_stream_by_type), `*`
- * the stream itself (events_stream), and each `<resource>.*` the types it covers. One condition
- * matching the pattern's text instead would scan every event after the place: a subscription's place
- * stays at the last event it covers, and a rare type (`project_template.*`) may have thousands of
- * others after it.
+ * the stream itself (events_stream), and a `<resource>.*` each type it covers in turn, by name. One
+ * condition matching the pattern's text, or a list of its types, would scan every event after the
+ * place: a subscription's place stays at the last event it covers, and a rare type (`team.*`,
+ * `project_template.*`) may have thousands of others after it.
+ *
+ * Each probe is "the first such event, in stream order" rather than EXISTS. PostgreSQL plans an EXISTS
+ * for its first row and, finding a third of the events after any place (its guess for a row
+ * comparison) and most of them of a common type, chose a sequential scan of the events for `*` and
+ * `task.*`: 5 s a claim with 200,000 events (docs/performance.md "Webhook subscriptions with
+ * patterns"). Asked for the first row in (tx, seq) order, only an index gives it without reading every
+ * event, so each probe is an index seek whatever the statistics, in custom and generic plans alike.
  */
 function coveredEventAfter(dialect: Dialect) {
   const after = isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'));
-  const exists = (type: RawBuilder<unknown>) =>
-    sql`exists (select 1 from events e where e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)})`;
-  const patterns = EVENT_PATTERNS.filter((p) => p !== '*').map(
-    (p) => sql`when ${p} then ${exists(sql`e.type in (${sql.join(typesOf(p))})`)}`,
-  );
-  return sql<SqlBool>`(case s.event when '*' then ${exists(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
-    else ${exists(sql`e.type = s.event`)} end)`;
+  const firstAfter = (type: RawBuilder<unknown>) =>
+    sql`(select 1 from events e where e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)}
+      order by e.tx, e.seq limit 1) is not null`;
+  const patterns = EVENT_PATTERNS.filter((p) => p !== '*').map((p) => {
+    const probes = typesOf(p).map((t) => firstAfter(sql`e.type = ${t}`));
+    return sql`when ${p} then (${sql.join(probes, sql` or `)})`;
+  });
+  return sql<SqlBool>`(case s.event when '*' then ${firstAfter(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
+    else ${firstAfter(sql`e.type = s.event`)} end)`;
 }
 
 /**

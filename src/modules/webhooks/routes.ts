@@ -43,7 +43,8 @@ export default async function webhookRoutes(app: App): Promise<void> {
   app.post(
     '/v1/webhooks/subscribe',
     {
-      config: { secretInAnswer: true },
+      // Only a new subscription's answer shows the secret; an update's 200 is kept for a replay.
+      config: { secretInAnswer: [201] },
       schema: {
         tags,
         operationId: 'subscribeWebhook',

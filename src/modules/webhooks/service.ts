@@ -206,6 +206,8 @@ export async function retryDelivery(
     subscription_id: sub.id,
     event_id: delivery.event_id,
     created_at: at,
+    // Kept for the log, in case the event is purged before the worker gets to it.
+    event_type: delivery.event_type,
   });
   // Once committed, the worker of this process has work: the replay goes ahead of the stream.
   afterCommit(ctx, eventsCommitted);

@@ -252,6 +252,56 @@ describe('changing a subscription in place', () => {
     await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
   });
 
+  test('Idempotency-Key: a retried update replays its 200; a retried create is 409 (its secret is not kept)', async () => {
+    const hookUrl = `${receiver.base}${nextPath()}`;
+    const createKey = `subscribe-${Date.now()}`;
+    const made = await f.owner.post(
+      '/v1/webhooks/subscribe',
+      { hookUrl, event: 'task.created' },
+      { 'idempotency-key': createKey },
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const retried = await f.owner.post(
+      '/v1/webhooks/subscribe',
+      { hookUrl, event: 'task.created' },
+      { 'idempotency-key': createKey },
+    );
+    assert.equal(
+      problem(retried, 409, 'conflict').detail,
+      'The first request with this Idempotency-Key succeeded (201); its answer held a secret that is shown only once, so it is not kept',
+    );
+
+    const updateKey = `update-${Date.now()}`;
+    const change = { id: made.body.id, event: 'task.*' };
+    const updated = await f.owner.post('/v1/webhooks/subscribe', change, { 'idempotency-key': updateKey });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.headers['idempotent-replayed'], undefined);
+    // Changed again by someone else in between: the retry still answers what the update answered.
+    await f.owner.post('/v1/webhooks/subscribe', { id: made.body.id, event: '*' });
+    const again = await f.owner.post('/v1/webhooks/subscribe', change, { 'idempotency-key': updateKey });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.body, updated.body);
+    assert.equal(again.headers.etag, updated.headers.etag);
+    assert.equal((await f.owner.get(`/v1/webhooks/subscribe/${made.body.id}`)).body.event, '*');
+
+    const kept = await f.database.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'status_code', 'response_body'])
+      .where('key', 'in', [createKey, updateKey])
+      .orderBy('status_code')
+      .execute();
+    assert.deepEqual(
+      kept.map((r) => ({ ...r })),
+      [
+        { key: updateKey, status_code: 200, response_body: JSON.stringify(updated.body) },
+        { key: createKey, status_code: 201, response_body: null },
+      ],
+    );
+    assert.equal(JSON.stringify(kept).includes(made.body.secret), false);
+    await f.owner.delete(`/v1/webhooks/subscribe/${made.body.id}`);
+  });
+
   test('a change that would overlap another subscription is 409; an unknown id 404; bad values 400', async () => {
     const path = nextPath();
     const tasks = await subscribe('task.*', path);
@@ -287,6 +337,88 @@ describe('changing a subscription in place', () => {
     const itself = await f.owner.post('/v1/webhooks/subscribe', { id: tasks.id, event: 'task.created' });
     assert.equal(itself.status, 200);
     for (const sub of [tasks, docs]) await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
+  });
+});
+
+describe("the tests' caughtUp with patterns", () => {
+  test('caughtUp waits for `task.*` and `*` subscriptions: what they were going to send has been sent', async () => {
+    const tasks = await subscribe('task.*');
+    const all = await subscribe('*');
+    const task = await newTask('Caught up');
+    await f.owner.post('/v1/tasks', { id: task.id, name: 'Caught up 2' });
+    // Last in the stream, and not a task event: `task.*` is caught up at the task's update.
+    const project = (await f.owner.post('/v1/projects', { name: 'Caught up', teamId: team.id })).body;
+    await caughtUp(f.database.db, tasks.id);
+    await caughtUp(f.database.db, all.id);
+    const sent = (path: string) =>
+      receiver.received.filter((r) => r.path === path).map((r) => [r.json.type, r.json.data.id]);
+    assert.deepEqual(sent(tasks.path), [
+      ['task.created', task.id],
+      ['task.updated', task.id],
+    ]);
+    assert.deepEqual(sent(all.path), [
+      ['task.created', task.id],
+      ['task.updated', task.id],
+      ['project.created', project.id],
+    ]);
+    for (const sub of [tasks, all]) await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
+  });
+});
+
+describe('replays of a pattern subscription', () => {
+  test('a replay of an event no longer kept logs the type of the event, not the pattern', async () => {
+    const sub = await subscribe('task.*');
+    await newTask('Replayed, then purged');
+    await receiver.waitFor(sub.path, 1);
+    const log = async (n: number) => {
+      for (;;) {
+        const res = await f.owner.get(`/v1/webhooks/subscribe/${sub.id}/deliveries`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        if (res.body.data.length >= n) return res.body.data;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const [delivered] = await log(1);
+    assert.equal(delivered.eventType, 'task.created');
+    // The event is purged (past the retention) before the replay is sent.
+    await f.database.db.deleteFrom('events').where('id', '=', delivered.eventId).execute();
+    const retry = await f.owner.post(`/v1/webhooks/subscribe/${sub.id}/deliveries/${delivered.id}/retry`);
+    assert.equal(retry.status, 202, JSON.stringify(retry.body));
+    const [replayed] = await log(2);
+    assert.deepEqual(
+      {
+        eventId: replayed.eventId,
+        eventType: replayed.eventType,
+        replay: replayed.replay,
+        statusCode: replayed.statusCode,
+        error: replayed.error,
+      },
+      {
+        eventId: delivered.eventId,
+        eventType: 'task.created',
+        replay: true,
+        statusCode: null,
+        error: 'the event is no longer kept, or its creator cannot see it',
+      },
+    );
+    // A replay queued before migration 0014 has no type of its own: the log falls back to the
+    // subscription's event.
+    await f.database.db
+      .insertInto('webhook_replays')
+      .values({
+        workspace_id: f.ws.workspace.id,
+        id: crypto.randomUUID(),
+        subscription_id: sub.id,
+        event_id: delivered.eventId,
+        created_at: new Date().toISOString(),
+        event_type: null,
+      })
+      .execute();
+    worker.wake();
+    const [older] = await log(3);
+    assert.deepEqual([older.eventType, older.replay, older.statusCode], ['task.*', true, null]);
+    assert.equal(receiver.received.filter((r) => r.path === sub.path).length, 1);
+    await f.owner.delete(`/v1/webhooks/subscribe/${sub.id}`);
   });
 });
 

@@ -102,11 +102,14 @@ export class SubscriptionTurn {
               durationMs: 0,
               error: 'the event is no longer kept, or its creator cannot see it',
             };
+      // An event no longer kept: the type recorded when the replay was queued (the subscription's
+      // `event`, perhaps a pattern, only for a replay queued before migration 0014).
+      const type = event?.type ?? replay.event_type ?? sub.event;
       const ok = outcome.error === null;
-      if (!ok) this.#logFailure(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
+      if (!ok) this.#logFailure(replay.event_id, type, 1, true, outcome, null);
       // A replay that gets through brings a disabled subscription back, from where it stopped.
       const revive: Partial<SubscriptionRow> = ok && sub.state === 'disabled' ? queue.IN_GOOD_STANDING : {};
-      const attempt = attemptOf(replay.event_id, event?.type ?? sub.event, 1, true, outcome, null);
+      const attempt = attemptOf(replay.event_id, type, 1, true, outcome, null);
       if (!(await queue.record(database, sub, owner, at, attempt, revive))) return false;
       await queue.dropReplay(database.db, sub, replay.id);
       this.#sub = { ...sub, ...revive };
