@@ -7,10 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { migrateToLatest } from '../../db/migrate.ts';
+import { readEvents, START } from '../../events/stream.ts';
 import { openTestDatabase } from '../../test/helpers.ts';
 import { EVENT_TYPES } from '../registry.ts';
 import { createWorkspace } from '../workspaces/service.ts';
-import { EVENT_PATTERNS } from './patterns.ts';
+import { EVENT_PATTERNS, readTypes } from './patterns.ts';
 import { claimDue } from './repository.ts';
 
 const EVENTS = 20_000;
@@ -27,13 +28,14 @@ function* nodesOf(node: PlanNode): Generator<PlanNode> {
   for (const child of node.Plans ?? []) yield* nodesOf(child);
 }
 
-test('a claim probes the events by index for names, `*` and `<resource>.*`, never by a scan', async () => {
-  const { database, drop } = await openTestDatabase();
-  after(drop);
-  await migrateToLatest(database);
-  const { db, dialect } = database;
-  const ws = await createWorkspace(database, { name: 'Plan', ownerName: 'P', ownerEmail: 'p@e.test' });
-  // Mostly task events, the rest spread over the other types, as a workspace's stream is.
+const { database, drop } = await openTestDatabase();
+after(drop);
+await migrateToLatest(database);
+const { db, dialect } = database;
+const ws = await createWorkspace(database, { name: 'Plan', ownerName: 'P', ownerEmail: 'p@e.test' });
+
+/** EVENTS events, mostly task ones, the rest spread over the other types, as a workspace's stream is. */
+async function seedEvents(): Promise<void> {
   const types = EVENT_TYPES.flatMap((t) => (t.startsWith('task.') ? [t, t, t, t, t, t] : [t]));
   const pick = sql`(${JSON.stringify(types)})`;
   const type =
@@ -47,6 +49,10 @@ test('a claim probes the events by index for names, `*` and `<resource>.*`, neve
   await sql`insert into events (workspace_id, id, type, entity_type, entity_id, actor_id, created_at, tx)
     select ${ws.workspace.id}, ${sql.lit(randomUUID())} || '-' || i, ${type}, 'task', 'x', ${ws.user.id}, ${new Date().toISOString()}, ${dialect === 'postgres' ? sql`1000 + i / 4` : sql`0`}
     from ${numbers}`.execute(db);
+}
+await seedEvents();
+
+test('a claim probes the events by index for names, `*` and `<resource>.*`, never by a scan', async () => {
   const last = await db
     .selectFrom('events')
     .select(['tx', 'seq'])
@@ -119,5 +125,54 @@ test('a claim probes the events by index for names, `*` and `<resource>.*`, neve
     const ofEvents = explained.rows.map((r) => r.detail).filter((d) => / e( |$)/.test(d));
     assert.ok(ofEvents.length > 0);
     for (const detail of ofEvents) assert.match(detail, /^SEARCH e USING COVERING INDEX events_stream/);
+  }
+});
+
+test("reading a pattern's events seeks each type, even with a generic plan (stream.ts readEvents)", async () => {
+  const sent: CompiledQuery[] = [];
+  const spy = db.withPlugin({
+    transformQuery: ({ node, queryId }) => {
+      sent.push(db.getExecutor().compileQuery(node, queryId));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  // A rare resource's four types, from the start of the stream: 20,000 events after the place.
+  const rows = await readEvents(spy, dialect, ws.workspace.id, START, readTypes('document.*'), 10);
+  assert.equal(rows.length, 10);
+  assert.ok(rows.every((r) => r.type.startsWith('document.')));
+  const read = sent.at(-1)!;
+  if (dialect === 'postgres') {
+    // What PostgreSQL runs once it reuses a prepared statement's generic plan (EXECUTE takes its
+    // arguments as literals; all on one connection).
+    const literal = (v: unknown) =>
+      typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+    const explained = await db.connection().execute(async (conn) => {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+      await conn.executeQuery(CompiledQuery.raw(`prepare read_plan as ${read.sql}`));
+      const plan = await conn.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        CompiledQuery.raw(
+          `explain (format json) execute read_plan(${read.parameters.map(literal).join(', ')})`,
+        ),
+      );
+      await sql`deallocate read_plan`.execute(conn);
+      await sql`reset plan_cache_mode`.execute(conn);
+      return plan;
+    });
+    const nodes = [...nodesOf(explained.rows[0]!['QUERY PLAN'][0].Plan)].filter(
+      (n) => n['Relation Name'] === 'events',
+    );
+    assert.ok(nodes.length > 1);
+    assert.deepEqual(
+      nodes.map((n) => [n['Node Type'].startsWith('Index'), n['Index Name']]),
+      nodes.map(() => [true, 'events_stream_by_type']),
+    );
+  } else {
+    const explained = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${read.sql}`, [...read.parameters]),
+    );
+    const ofEvents = explained.rows.map((r) => r.detail).filter((d) => /\bevents\b/.test(d));
+    assert.ok(ofEvents.length > 1);
+    for (const detail of ofEvents) assert.match(detail, /USING (COVERING )?INDEX events_stream_by_type/);
   }
 });
