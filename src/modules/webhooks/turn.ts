@@ -106,10 +106,10 @@ export class SubscriptionTurn {
       // `event`, perhaps a pattern, only for a replay queued before migration 0014).
       const type = event?.type ?? replay.event_type ?? sub.event;
       const ok = outcome.error === null;
-      if (!ok) this.#logFailure(replay.event_id, type, 1, true, outcome, null);
+      const attempt = attemptOf(replay.event_id, type, 1, true, outcome, null);
+      if (!ok) this.#logFailure(attempt);
       // A replay that gets through brings a disabled subscription back, from where it stopped.
       const revive: Partial<SubscriptionRow> = ok && sub.state === 'disabled' ? queue.IN_GOOD_STANDING : {};
-      const attempt = attemptOf(replay.event_id, type, 1, true, outcome, null);
       if (!(await queue.record(database, sub, owner, at, attempt, revive))) return false;
       await queue.dropReplay(database.db, sub, replay.id);
       this.#sub = { ...sub, ...revive };
@@ -186,23 +186,17 @@ export class SubscriptionTurn {
     });
   }
 
-  #logFailure(
-    eventId: string,
-    eventType: string,
-    attempt: number,
-    replay: boolean,
-    outcome: Outcome,
-    nextAttemptAt: string | null,
-  ): void {
+  /** One warning line for a failed attempt (failure-log.ts keeps a dead receiver from flooding the log). */
+  #logFailure(attempt: Attempt): void {
     this.#host.failures.failed({
       subscription: this.#sub.id,
-      event: eventId,
-      eventType,
-      attempt,
-      replay,
-      status: outcome.status,
-      error: outcome.error ?? '',
-      nextAttemptAt,
+      event: attempt.eventId,
+      eventType: attempt.eventType,
+      attempt: attempt.attempt,
+      replay: attempt.replay,
+      status: attempt.status,
+      error: attempt.error ?? '',
+      nextAttemptAt: attempt.nextAttemptAt,
     });
   }
 
@@ -257,9 +251,9 @@ export class SubscriptionTurn {
       lease_until: null,
     };
     if (givesUp(failingSince, at)) {
-      this.#logFailure(event.id, event.type, attemptNo, false, outcome, null);
-      log.warn({ subscription: sub.id }, 'webhook failing for 3 days: subscription disabled');
       const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, null);
+      this.#logFailure(attempt);
+      log.warn({ subscription: sub.id }, 'webhook failing for 3 days: subscription disabled');
       await queue.record(database, sub, owner, at, attempt, {
         ...base,
         state: 'disabled',
@@ -270,8 +264,8 @@ export class SubscriptionTurn {
       return;
     }
     const next = new Date(Date.parse(at) + backoffMs(attemptNo, outcome.retryAfter)).toISOString();
-    this.#logFailure(event.id, event.type, attemptNo, false, outcome, next);
     const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, next);
+    this.#logFailure(attempt);
     await queue.record(database, sub, owner, at, attempt, { ...base, next_attempt_at: next });
   }
 }
