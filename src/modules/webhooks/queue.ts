@@ -127,7 +127,7 @@ export async function prune(db: Kysely<DB>, before: string): Promise<number> {
   // Events go through events/prune.ts, which records how far each workspace's stream was pruned.
   let total = await pruneEvents(db, before);
   for (;;) {
-    const n = await repo.pruneOlderThan(db, 'webhook_deliveries', before, 5000);
+    const n = await repo.pruneDeliveries(db, before, 5000);
     total += n;
     if (n < 5000) break;
   }

@@ -298,14 +298,12 @@ export async function updateHeld(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes up to `n` events or attempts older than `before`; how many went. */
-export async function pruneOlderThan(
-  db: Kysely<DB>,
-  table: 'events' | 'webhook_deliveries',
-  before: string,
-  n: number,
-): Promise<number> {
-  const old = db.selectFrom(table).select('seq').where('created_at', '<', before).limit(n);
-  const result = await db.deleteFrom(table).where('seq', 'in', old).executeTakeFirst();
+/**
+ * Deletes up to `n` delivery attempts older than `before`; how many went. (Events are pruned by
+ * events/prune.ts only, which records how far it went: the feed's cursor_expired depends on it.)
+ */
+export async function pruneDeliveries(db: Kysely<DB>, before: string, n: number): Promise<number> {
+  const old = db.selectFrom('webhook_deliveries').select('seq').where('created_at', '<', before).limit(n);
+  const result = await db.deleteFrom('webhook_deliveries').where('seq', 'in', old).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
