@@ -1,6 +1,7 @@
 // Builds the Fastify application: shared conventions first (ids, errors, auth, validation, OpenAPI),
 // then one plugin per module. main.ts starts it; tests drive it through app.inject.
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -59,6 +60,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   });
 
   registerJsonBodies(app);
+  // Cookies are parsed for the session (modules/auth/sessions.ts); nothing else reads them.
+  await app.register(cookie);
   registerConventions(app, config.publicUrl);
   // Before the routes: the OpenAPI document is gathered as they are added.
   await registerOpenApi(app, config);

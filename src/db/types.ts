@@ -38,6 +38,8 @@ export interface UsersTable {
   last_accessed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** A PHC string (auth/passwords.ts); null until the person sets a password. */
+  password_hash: string | null;
 }
 
 export interface ApiTokensTable {
@@ -49,6 +51,50 @@ export interface ApiTokensTable {
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: Timestamp;
+}
+
+/** A signed-in browser (migrations/0015_people.ts); ending it deletes the row. */
+export interface SessionsTable {
+  workspace_id: string;
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  user_agent: string | null;
+  address: string | null;
+}
+
+export interface InvitationsTable {
+  workspace_id: string;
+  id: string;
+  email: string;
+  role: WorkspaceRole;
+  name: string | null;
+  token_hash: string;
+  created_by_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_user_id: string | null;
+  revoked_at: Timestamp | null;
+}
+
+export type PasswordTokenPurpose = 'reset' | 'setup';
+
+/** A one-time link that sets a password. */
+export interface PasswordTokensTable {
+  workspace_id: string;
+  id: string;
+  user_id: string;
+  purpose: PasswordTokenPurpose;
+  token_hash: string;
+  /** Who made the link: an owner, or null when the person asked (or the operator's CLI, the bootstrap). */
+  created_by_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export type GroupKind = 'team' | 'area';
@@ -402,6 +448,9 @@ export interface DB {
   workspaces: WorkspacesTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
+  sessions: SessionsTable;
+  invitations: InvitationsTable;
+  password_tokens: PasswordTokensTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   task_statuses: TaskStatusesTable;

@@ -25,7 +25,8 @@ const USER_COLUMNS = [
   'u.updated_at',
 ] as const;
 
-export type UserRow = Selectable<UsersTable>;
+/** A user as every read sees it: never the password hash, which only auth/ reads. */
+export type UserRow = Omit<Selectable<UsersTable>, 'password_hash'>;
 
 export async function insertUser(db: Kysely<DB>, row: Omit<UserRow, 'seq'>): Promise<UserRow> {
   const { seq } = await db.insertInto('users').values(row).returning('seq').executeTakeFirstOrThrow();

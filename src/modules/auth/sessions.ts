@@ -1,0 +1,71 @@
+// Browser sessions (docs/api.md "Sessions"): an opaque random secret in the `cairn_session` cookie,
+// stored as its SHA-256 with the user, creation, last use, expiry, user agent and address. This file is
+// the one place a session starts and its cookie is shaped; the routes that sign in (sign-in, accepting an
+// invitation, a password link) all call startSession and answer with sessionCookie's options.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { Kysely } from 'kysely';
+import { now } from '../../context.ts';
+import type { DB } from '../../db/types.ts';
+
+export const SESSION_COOKIE = 'cairn_session';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A session lives 30 days from its last renewal (sliding; each use renews it, at most once a day)… */
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+/** …and ends sooner when unused for 14 days. */
+export const SESSION_IDLE_MS = 14 * DAY_MS;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export interface StartedSession {
+  id: string;
+  /** The cookie's value; only its hash is stored. */
+  secret: string;
+  expiresAt: string;
+}
+
+export interface SessionOwner {
+  workspaceId: string;
+  userId: string;
+  userAgent: string | undefined;
+  address: string | undefined;
+}
+
+/** Stores a new session for the user; the caller sets the cookie (sessionCookie) on its answer. */
+export async function startSession(db: Kysely<DB>, owner: SessionOwner): Promise<StartedSession> {
+  const secret = `cairn_s_${randomBytes(32).toString('base64url')}`;
+  const createdAt = now();
+  const expiresAt = new Date(Date.parse(createdAt) + SESSION_LIFETIME_MS).toISOString();
+  const id = randomUUID();
+  await db
+    .insertInto('sessions')
+    .values({
+      workspace_id: owner.workspaceId,
+      id,
+      user_id: owner.userId,
+      token_hash: hashSecret(secret),
+      created_at: createdAt,
+      last_used_at: createdAt,
+      expires_at: expiresAt,
+      user_agent: owner.userAgent?.slice(0, 512) ?? null,
+      address: owner.address ?? null,
+    })
+    .execute();
+  return { id, secret, expiresAt };
+}
+
+/**
+ * The session cookie's attributes: HttpOnly, SameSite=Lax, Path=/, Secure when the public URL is https,
+ * and an Expires of the session's own expiry (an ended session's cookie is cleared with `clear`).
+ */
+export function sessionCookie(publicUrl: string, expiresAt: string | 'clear'): CookieSerializeOptions {
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    secure: publicUrl.startsWith('https:'),
+    expires: expiresAt === 'clear' ? new Date(0) : new Date(expiresAt),
+  };
+}
