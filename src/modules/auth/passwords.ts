@@ -8,6 +8,8 @@ import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
 
 export interface HashParameters {
   /** KiB of memory. */
@@ -106,4 +108,19 @@ export function passwordProblem(password: string): string | undefined {
     return 'is one of the most common passwords; choose another';
   }
   return undefined;
+}
+
+/** Stores a user's new password hash (hashPassword's PHC string). */
+export async function storePasswordHash(
+  db: Kysely<DB>,
+  workspaceId: string,
+  userId: string,
+  hash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: hash })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', userId)
+    .execute();
 }

@@ -69,3 +69,18 @@ export function sessionCookie(publicUrl: string, expiresAt: string | 'clear'): C
     expires: expiresAt === 'clear' ? new Date(0) : new Date(expiresAt),
   };
 }
+
+/**
+ * Ends the user's sessions, all of them or all but one (a password change keeps the session that made
+ * it). A password set through a one-time link ends them all.
+ */
+export async function endSessions(
+  db: Kysely<DB>,
+  workspaceId: string,
+  userId: string,
+  exceptId?: string,
+): Promise<void> {
+  let q = db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('user_id', '=', userId);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  await q.execute();
+}
