@@ -25,6 +25,7 @@ import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
+import { loggerOptions, logRequest } from './log.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (logger) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
 
   registerJsonBodies(app);
   // Cookies are parsed for the session (modules/auth/sessions.ts); nothing else reads them.
@@ -80,9 +82,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
 function createFastify(config: Config, logger: boolean) {
   return Fastify({
-    logger: logger
-      ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
-      : false,
+    logger: logger ? loggerOptions(config.logLevel) : false,
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     clientErrorHandler,
     requestIdHeader: false,

@@ -8,6 +8,7 @@ import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
+import { loggerOptions } from './log.ts';
 import { issueTokenForEmail } from './modules/api-tokens/service.ts';
 import { startWebhookWorker } from './modules/webhooks/worker.ts';
 import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
@@ -168,7 +169,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'worker') {
     const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     await migrateToLatest(database);
-    const log = pino({ level: config.logLevel });
+    const log = pino(loggerOptions(config.logLevel));
     const worker = startWebhookWorker(database, config, log);
     log.info({ database: database.description }, 'cairn webhook worker is running');
     await new Promise<void>((resolve) => {

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { loggerOptions } from './log.ts';
 import { prepare } from './prepare.ts';
 
 function fail(message: string): never {
@@ -36,7 +37,7 @@ async function primary(): Promise<void> {
     throw error;
   }
   await prepare(config, fail);
-  const log = pino({ level: config.logLevel });
+  const log = pino(loggerOptions(config.logLevel));
 
   let stopping = false;
   let delay = 1000;
@@ -54,7 +55,10 @@ async function primary(): Promise<void> {
       return;
     }
     delay = age < YOUNG_MS ? Math.min(delay * 2, MAX_DELAY_MS) : 1000;
-    log.error({ pid: worker.process.pid, code, signal, restartInMs: delay }, 'worker died; starting another');
+    log.error(
+      { workerPid: worker.process.pid, code, signal, restartInMs: delay },
+      'worker died; starting another',
+    );
     setTimeout(() => {
       if (!stopping) fork();
     }, delay);

@@ -2,7 +2,7 @@
 // that works, the CLI makes an isolated workspace, SIGTERM stops cleanly, bad configuration is one line.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,4 +216,45 @@ test('a bad setting stops the server with one line naming the variable', () => {
   });
   assert.equal(res.status, 1);
   assert.equal(res.stderr, 'cairn: invalid PORT: "eighty" is not a whole number from 0 to 65535\n');
+});
+
+test('logs: one JSON line per request, level names, no duplicate keys, no secrets', async () => {
+  const server = await startServer();
+  const token = cli(['token', 'create', '--user', 'owner@localhost']);
+  let secret = '';
+  try {
+    secret = JSON.parse(token.stdout).token;
+    const auth = { authorization: `Bearer ${secret}` };
+    assert.equal((await fetch(`${server.url}/v1/me`, { headers: auth })).status, 200);
+    assert.equal((await fetch(`${server.url}/v1/teams/${randomUUID()}`, { headers: auth })).status, 404);
+    assert.equal((await fetch(`${server.url}/v1/me`)).status, 401);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  assert.equal(await server.exited, 0);
+  // The first start's bootstrap lines are for a person; everything else is JSON.
+  const lines = server
+    .output()
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'));
+  const entries = lines.map((line) => {
+    const entry = JSON.parse(line);
+    // A duplicate key would be lost by JSON.parse: the line written again is then shorter.
+    assert.equal(JSON.stringify(entry).length, line.length, `a duplicate key in ${line}`);
+    assert.equal(typeof entry.level, 'string', line);
+    return entry;
+  });
+  const requests = entries.filter((e) => e.msg === 'request');
+  assert.deepEqual(
+    requests.map((e) => [e.level, e.method, e.route, e.status]),
+    [
+      ['info', 'GET', '/v1/me', 200],
+      ['info', 'GET', '/v1/teams/:id', 404],
+      ['info', 'GET', '/v1/me', 401],
+    ],
+  );
+  for (const e of requests) assert.equal(typeof e.reqId, 'string');
+  assert.equal(entries.filter((e) => /incoming request|request completed/.test(e.msg)).length, 0);
+  assert.ok(secret && !server.output().includes(secret), 'tokens never reach the logs');
 });
