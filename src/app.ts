@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
@@ -83,7 +83,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 function createFastify(config: Config, logger: boolean) {
   return Fastify({
     logger: logger ? loggerOptions(config.logLevel) : false,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     clientErrorHandler,
     requestIdHeader: false,

@@ -89,6 +89,16 @@ test('cairn backup writes the file; restore refuses to replace workspaces withou
     again.stderr,
     /holds 1 workspace\(s\), which restore replaces: stop the server, then run again with --force/,
   );
+  // A server holding the database (here a connection of this process) stops even --force.
+  const held = openDatabase(`file:${target}`);
+  await held.db.selectFrom('workspaces').select('id').execute();
+  const underServer = await cairn(['restore', out, '--force'], { DATABASE_URL: `file:${target}` });
+  await held.close();
+  assert.equal(underServer.code, 1);
+  assert.equal(
+    underServer.stderr,
+    `cairn: the database at ${target} is open in another process (a running server?): stop it, then run restore again\n`,
+  );
   const forced = await cairn(['restore', out, '--force'], { DATABASE_URL: `file:${target}` });
   assert.equal(forced.code, 0, forced.stderr);
   const restored = openDatabase(`file:${target}`);
@@ -140,6 +150,10 @@ test('cairn export and import: progress on stderr, one JSON line on stdout, a cu
   const loaded = await cairn(['import', file], { DATABASE_URL: target });
   assert.equal(loaded.code, 0, loaded.stderr);
   assert.deepEqual(JSON.parse(loaded.stdout).imported, [f.ws.workspace.id]);
+  assert.match(
+    loaded.stderr,
+    /^import: one transaction holds the database's write lock until the import ends;/,
+  );
   const twice = await cairn(['import', file], { DATABASE_URL: target });
   assert.deepEqual(JSON.parse(twice.stdout).skipped, [f.ws.workspace.id]);
   assert.match(twice.stderr, /is already in this database: skipped/);

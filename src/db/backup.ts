@@ -85,6 +85,29 @@ export function workspacesIn(path: string): number {
   }
 }
 
+/**
+ * Whether another connection (a running server, another cairn command) has the database open. An
+ * exclusive lock in exclusive locking mode is refused while any other connection holds the file, even an
+ * idle one in WAL mode; the locks are the operating system's, so a crashed server holds none. A restore
+ * under a running server would replace the pages that server is reading and writing.
+ */
+export function inUse(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const db = new DatabaseSync(path);
+  try {
+    db.exec('pragma busy_timeout = 0');
+    db.exec('pragma locking_mode = exclusive');
+    db.exec('begin exclusive');
+    db.exec('commit');
+    return false;
+  } catch (error) {
+    if (/locked|busy/i.test((error as Error).message)) return true;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
 /** Replaces the database at `to` with the backup at `from`, checked first. */
 export async function restoreSqlite(from: string, to: string): Promise<{ pages: number; schema: string }> {
   const schema = checkSqliteFile(from);

@@ -4,7 +4,7 @@ import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } f
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
-import { BackupError, backupSqlite, restoreSqlite, workspacesIn } from '../db/backup.ts';
+import { BackupError, backupSqlite, inUse, restoreSqlite, workspacesIn } from '../db/backup.ts';
 import { isPostgresUrl, openDatabase, sqlitePath } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { isUuid } from '../http/ids.ts';
@@ -38,6 +38,12 @@ export async function transfer(config: Config, args: string[], command: string):
     }
     const from = positionals[0];
     if (!from) throw new BackupError('restore needs the backup FILE');
+    // Before --force is even considered: nothing makes replacing a database under its server safe.
+    if (inUse(path)) {
+      throw new BackupError(
+        `the database at ${path} is open in another process (a running server?): stop it, then run restore again`,
+      );
+    }
     const held = workspacesIn(path);
     if (held > 0 && !values.force) {
       throw new BackupError(
@@ -82,6 +88,11 @@ export async function transfer(config: Config, args: string[], command: string):
     const file = positionals[0];
     if (!file) throw new ImportError('import needs the FILE an export wrote');
     if (!existsSync(file)) throw new ImportError(`no file ${file}`);
+    progress(
+      database.dialect === 'sqlite'
+        ? "import: one transaction holds the database's write lock until the import ends; a server on this database waits for every write meanwhile (and answers 503 after its busy timeout)"
+        : "import: one transaction holds locks on Cairn's tables until the import ends; a server on this database waits for reads and writes of them meanwhile",
+    );
     const result = await importData(database, () => createReadStream(file), { progress });
     print({ database: database.description, file, ...result });
   } finally {
