@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { inTransaction } from './context.ts';
 import { openDatabase } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, migrationStatus } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
 import { loggerOptions } from './log.ts';
@@ -18,7 +18,7 @@ import { transfer } from './transfer/command.ts';
 const USAGE = `usage: cairn <command>
 
 commands:
-  migrate                                   apply pending database migrations
+  migrate [--dry-run]                       apply pending database migrations (--dry-run: list them)
   workspace create --name N --owner-name N --owner-email E
                                             create a workspace; prints {workspace, user, token}
   token create --user EMAIL [--name N] [--workspace ID]
@@ -60,8 +60,18 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (command === 'migrate') {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { 'dry-run': { type: 'boolean' } },
+      strict: true,
+    });
     const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
+      if (values['dry-run']) {
+        const { pending } = await migrationStatus(database);
+        process.stdout.write(`${JSON.stringify({ database: database.description, pending })}\n`);
+        return;
+      }
       const { applied } = await migrateToLatest(database);
       process.stdout.write(`${JSON.stringify({ database: database.description, applied })}\n`);
     } finally {

@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
+import { openDatabase } from './db/index.ts';
+import { MIGRATION_NAMES } from './db/migrate.ts';
 import { onPostgres } from './test/helpers.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -257,4 +260,34 @@ test('logs: one JSON line per request, level names, no duplicate keys, no secret
   for (const e of requests) assert.equal(typeof e.reqId, 'string');
   assert.equal(entries.filter((e) => /incoming request|request completed/.test(e.msg)).length, 0);
   assert.ok(secret && !server.output().includes(secret), 'tokens never reach the logs');
+});
+
+test('a database migrated by a newer Cairn: migrate --dry-run, migrate and the server refuse it, naming both', async () => {
+  const dry = cli(['migrate', '--dry-run']);
+  assert.equal(dry.status, 0, dry.stderr);
+  assert.deepEqual(JSON.parse(dry.stdout).pending, []);
+  const database = openDatabase(databaseUrl);
+  const future = '9999_from_a_newer_cairn';
+  await sql`insert into kysely_migration (name, timestamp) values (${future}, ${new Date().toISOString()})`.execute(
+    database.db,
+  );
+  try {
+    const newest = MIGRATION_NAMES.at(-1);
+    const message = `the database is at schema ${future}, made by a newer Cairn; this Cairn knows schemas up to ${newest}: run the newer Cairn, or restore a backup taken before the upgrade`;
+    for (const args of [['migrate'], ['migrate', '--dry-run']]) {
+      const refused = cli(args);
+      assert.equal(refused.status, 1);
+      assert.equal(refused.stderr, `cairn: ${message}\n`);
+    }
+    const server = spawnSync(process.execPath, ['src/main.ts'], {
+      cwd: root,
+      env: { ...baseEnv, PORT: '0' },
+      encoding: 'utf8',
+    });
+    assert.equal(server.status, 1);
+    assert.equal(server.stderr, `cairn: cannot prepare the database (${database.description}): ${message}\n`);
+  } finally {
+    await sql`delete from kysely_migration where name = ${future}`.execute(database.db);
+    await database.close();
+  }
 });

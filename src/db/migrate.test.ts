@@ -1,13 +1,14 @@
 // Migrations on a PostgreSQL database that other installations (or test files) share: Kysely's
 // migrator reads every schema's tables to find its own, and a schema dropped meanwhile fails that read
 // (migrate.ts droppedMeanwhile). Seen as "schema … does not exist" in test files' setup while other
-// files dropped theirs.
+// files dropped theirs. And what `cairn migrate --dry-run` reports, on both databases.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import pg from 'pg';
+import { openTestDatabase } from '../test/helpers.ts';
 import { openDatabase } from './index.ts';
-import { MIGRATION_NAMES, migrateToLatest } from './migrate.ts';
+import { MIGRATION_NAMES, migrateToLatest, migrationStatus } from './migrate.ts';
 
 const url = process.env.TEST_POSTGRES_URL;
 const skip = (process.env.CAIRN_TEST_DATABASE !== 'postgres' || !url) && 'a PostgreSQL pass only';
@@ -34,5 +35,17 @@ test('migrating while other schemas are dropped runs every migration once', { sk
     for (const other of others) await admin.query(`drop schema if exists ${other} cascade`);
     await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
+  }
+});
+
+test('migrationStatus lists what would run, and runs nothing', async () => {
+  const { database, drop } = await openTestDatabase();
+  try {
+    assert.deepEqual(await migrationStatus(database), { applied: [], pending: [...MIGRATION_NAMES] });
+    assert.deepEqual((await migrationStatus(database)).pending, [...MIGRATION_NAMES]);
+    await migrateToLatest(database);
+    assert.deepEqual(await migrationStatus(database), { applied: [...MIGRATION_NAMES], pending: [] });
+  } finally {
+    await drop();
   }
 });

@@ -39,7 +39,48 @@ export interface MigrateResult {
   applied: string[];
 }
 
+export class NewerSchemaError extends Error {}
+
+/** The migrations this database has run, oldest first (none on an empty database). */
+export async function appliedMigrations(database: Database): Promise<string[]> {
+  const present =
+    database.dialect === 'sqlite'
+      ? await sql<{
+          n: number;
+        }>`select count(*) as n from sqlite_master where name = 'kysely_migration'`.execute(database.db)
+      : await sql<{
+          n: number;
+        }>`select count(*)::int as n where to_regclass('kysely_migration') is not null`.execute(database.db);
+  if (Number(present.rows[0]?.n) === 0) return [];
+  const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+    database.db,
+  );
+  return rows.rows.map((r) => r.name);
+}
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+}
+
+/**
+ * What migrating would do, without doing it. A database migrated by a newer Cairn (a migration this
+ * version does not know) is refused with both versions named: running an older Cairn on it would read
+ * and write a schema it was not written for.
+ */
+export async function migrationStatus(database: Database): Promise<MigrationStatus> {
+  const applied = await appliedMigrations(database);
+  const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
+  if (unknown.length > 0) {
+    throw new NewerSchemaError(
+      `the database is at schema ${applied.at(-1)}, made by a newer Cairn; this Cairn knows schemas up to ${MIGRATION_NAMES.at(-1)}: run the newer Cairn, or restore a backup taken before the upgrade`,
+    );
+  }
+  return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
+}
+
 export async function migrateToLatest(database: Database): Promise<MigrateResult> {
+  await migrationStatus(database);
   if (database.dialect === 'postgres') {
     // btree_gin lets the full-text GIN indexes lead with workspace_id (docs/decisions.md §1).
     // Two processes starting at once can both find it missing; the loser's unique violation means the
