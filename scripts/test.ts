@@ -2,6 +2,7 @@
 // TEST_POSTGRES_URL is set. Each test file makes and drops its own database or schema.
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { ensureTools } from './tools.ts';
 
 const files = process.argv.slice(2);
 // client/test: the TypeScript client (client/) against a real Cairn, in both passes like the rest.
@@ -16,6 +17,7 @@ function pass(label: string, env: Record<string, string>): boolean {
   return result.status === 0;
 }
 
+ensureTools();
 const results: [string, boolean][] = [];
 results.push(['sqlite', pass('tests on SQLite', { CAIRN_TEST_DATABASE: 'sqlite' })]);
 

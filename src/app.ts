@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import type { Config } from './config.ts';
+import { type Config, metricsOn } from './config.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
 import type { App } from './http/app-type.ts';
@@ -26,6 +26,7 @@ import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
 import { loggerOptions, logRequest } from './log.ts';
+import { registerMetrics } from './metrics/http.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
@@ -60,6 +61,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     reply.header('x-request-id', request.id);
   });
   if (logger) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
+  if (metricsOn(config)) registerMetrics(app, config);
 
   registerJsonBodies(app);
   // Cookies are parsed for the session (modules/auth/sessions.ts); nothing else reads them.

@@ -6,11 +6,14 @@
 // longer each time one dies young, so a crash loop does not spin), and on SIGTERM or SIGINT passes the
 // signal on and exits when every worker has finished its requests and deliveries.
 import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { loggerOptions } from './log.ts';
+import { serveMetrics } from './metrics/http.ts';
 import { prepare } from './prepare.ts';
 
 function fail(message: string): never {
@@ -75,6 +78,17 @@ async function primary(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 
   for (let i = 0; i < workers; i++) fork();
+  // One scrape sees the whole node: the primary asks every worker for its metrics and adds them up.
+  if (config.metricsPort !== undefined) {
+    const aggregator = new AggregatorRegistry();
+    const server = await serveMetrics(config.host, config.metricsPort, () =>
+      aggregator.clusterMetrics(),
+    ).catch((error: Error) =>
+      fail(`cannot serve metrics on ${config.host}:${config.metricsPort}: ${error.message}`),
+    );
+    const address = server.address() as AddressInfo;
+    log.info({ url: `http://${config.host}:${address.port}/metrics` }, 'metrics listening');
+  }
   log.info({ workers, host: config.host, port: config.port }, 'cairn cluster started');
 }
 

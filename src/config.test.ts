@@ -24,6 +24,8 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     pgConnectTimeoutMs: 5000,
     pgStatementTimeoutMs: 30_000,
     renderBudgetMs: 10_000,
+    metricsPort: undefined,
+    metricsToken: undefined,
   });
 });
 
@@ -45,6 +47,8 @@ test('reads every variable', () => {
     CAIRN_PG_POOL_SIZE: '40',
     CAIRN_PG_CONNECT_TIMEOUT_MS: '2000',
     CAIRN_PG_STATEMENT_TIMEOUT_MS: '0',
+    CAIRN_METRICS_PORT: '9464',
+    CAIRN_METRICS_TOKEN: 'm'.repeat(32),
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
@@ -58,6 +62,8 @@ test('reads every variable', () => {
   assert.equal(c.pgPoolSize, 40);
   assert.equal(c.pgConnectTimeoutMs, 2000);
   assert.equal(c.pgStatementTimeoutMs, 0);
+  assert.equal(c.metricsPort, 9464);
+  assert.equal(c.metricsToken, 'm'.repeat(32));
 });
 
 test('a bad value names its variable', () => {
@@ -76,6 +82,8 @@ test('a bad value names its variable', () => {
     [{ CAIRN_PG_POOL_SIZE: '0' }, 'CAIRN_PG_POOL_SIZE'],
     [{ CAIRN_PG_CONNECT_TIMEOUT_MS: '10' }, 'CAIRN_PG_CONNECT_TIMEOUT_MS'],
     [{ CAIRN_PG_STATEMENT_TIMEOUT_MS: '-1' }, 'CAIRN_PG_STATEMENT_TIMEOUT_MS'],
+    [{ CAIRN_METRICS_PORT: 'nine' }, 'CAIRN_METRICS_PORT'],
+    [{ CAIRN_METRICS_TOKEN: 'short' }, 'CAIRN_METRICS_TOKEN'],
     [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],
     [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
   ];

@@ -35,6 +35,10 @@ export interface Config {
   pgStatementTimeoutMs: number;
   /** Longest one description's conversion may run in the render pool before it is refused (400). */
   renderBudgetMs: number;
+  /** A listener of its own for GET /metrics (off when undefined; 0 picks a free port, logged). */
+  metricsPort: number | undefined;
+  /** GET /metrics on the main port, behind this bearer token (off when undefined). */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +112,11 @@ export function loadConfig(env: Env = process.env): Config {
     url(env, 'CAIRN_PUBLIC_URL', /^https?:$/, 'an http(s) URL') ??
     `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  const metricsToken = value(env, 'CAIRN_METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 32 || /\s/.test(metricsToken))) {
+    throw new ConfigError('CAIRN_METRICS_TOKEN', 'must be at least 32 characters, without spaces');
+  }
+
   return {
     host,
     port,
@@ -128,5 +137,15 @@ export function loadConfig(env: Env = process.env): Config {
     pgConnectTimeoutMs: integer(env, 'CAIRN_PG_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     pgStatementTimeoutMs: integer(env, 'CAIRN_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     renderBudgetMs: integer(env, 'CAIRN_RENDER_BUDGET_MS', DEFAULT_RENDER_BUDGET_MS, 10, 600_000),
+    metricsPort:
+      value(env, 'CAIRN_METRICS_PORT') === undefined
+        ? undefined
+        : integer(env, 'CAIRN_METRICS_PORT', 0, 0, 65535),
+    metricsToken,
   };
+}
+
+/** Whether metrics are collected: only when something can read them (docs/operations.md). */
+export function metricsOn(config: Config): boolean {
+  return config.metricsPort !== undefined || config.metricsToken !== undefined;
 }

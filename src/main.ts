@@ -1,7 +1,19 @@
 // `npm start`: configuration, database, migrations, first-start bootstrap, then serve until SIGTERM.
+import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import { AggregatorRegistry } from 'prom-client';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig, metricsOn } from './config.ts';
 import { openDatabase } from './db/index.ts';
+import { serveMetrics } from './metrics/http.ts';
+import {
+  observeStatement,
+  register,
+  startDefaultMetrics,
+  trackPool,
+  trackSubscriptions,
+} from './metrics/metrics.ts';
+import { countByState } from './modules/webhooks/repository.ts';
 import { startWebhookWorker, type Worker } from './modules/webhooks/worker.ts';
 import { prepare } from './prepare.ts';
 
@@ -20,12 +32,20 @@ try {
 
 await prepare(config, fail);
 
+const metrics = metricsOn(config);
+if (metrics) startDefaultMetrics();
+// A worker of the cluster script answers the primary's requests for its metrics, from as early as it
+// can: the primary's scrape waits for every worker, a starting one too.
+if (metrics && cluster.isWorker) new AggregatorRegistry();
 const database = openDatabase(config.databaseUrl, {
   preparedStatements: config.pgPreparedStatements,
   poolSize: config.pgPoolSize,
   connectTimeoutMs: config.pgConnectTimeoutMs,
   statementTimeoutMs: config.pgStatementTimeoutMs,
+  ...(metrics ? { onStatement: observeStatement } : {}),
 });
+if (metrics && database.pool) trackPool(database.pool);
+if (metrics) trackSubscriptions(() => countByState(database.db));
 
 const app = await buildApp({ config, database });
 let worker: Worker | undefined;
@@ -49,6 +69,7 @@ async function shutdown(signal: string): Promise<void> {
   const idle = setInterval(() => app.server.closeIdleConnections(), 100);
   await app.close();
   clearInterval(idle);
+  metricsServer?.close();
   // Deliveries under way finish (10 s at most each) and their outcome is recorded before the exit.
   await worker?.stop();
   await database.close();
@@ -63,6 +84,21 @@ try {
   if (stopping) await new Promise(() => {}); // shutdown() exits
   await database.close().catch(() => {});
   fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+}
+// Under the cluster script the primary serves every worker's metrics on the metrics port (cluster.ts).
+const metricsServer =
+  config.metricsPort !== undefined && !cluster.isWorker && !stopping
+    ? await serveMetrics(config.host, config.metricsPort, () => register.metrics()).catch(
+        async (error: Error) => {
+          await app.close();
+          await database.close().catch(() => {});
+          fail(`cannot serve metrics on ${config.host}:${config.metricsPort}: ${error.message}`);
+        },
+      )
+    : undefined;
+if (metricsServer) {
+  const address = metricsServer.address() as AddressInfo;
+  app.log.info({ url: `http://${config.host}:${address.port}/metrics` }, 'metrics listening');
 }
 if (!stopping) {
   app.log.info({ database: database.description }, 'cairn is ready');

@@ -90,3 +90,21 @@ export function isUnavailable(error: unknown): boolean {
   if (Array.isArray(e.errors) && e.errors.some(isUnavailable)) return true;
   return typeof e.message === 'string' && PG_CLIENT_MESSAGES.test(e.message);
 }
+
+export type UnavailableCause =
+  | 'sqlite_busy'
+  | 'pool_timeout'
+  | 'statement_timeout'
+  | 'connection'
+  | 'database';
+
+/** Why the database could not answer (isUnavailable's errors), for the metrics: a fixed set of causes. */
+export function unavailableCause(error: unknown): UnavailableCause {
+  const e = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (e.code === 'ERR_SQLITE_ERROR') return 'sqlite_busy';
+  if (e.code === '57014') return 'statement_timeout';
+  if (typeof e.message === 'string' && /timeout exceeded when trying to connect/.test(e.message))
+    return 'pool_timeout';
+  if (typeof e.code === 'string' && /^(53|57P0)/.test(e.code)) return 'database';
+  return 'connection';
+}

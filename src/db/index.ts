@@ -3,7 +3,7 @@
 // differences (full-text search, row locking) sit behind `Database.search` and `Database.dialect`.
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { prepareStatements } from './pg-statements.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
@@ -46,6 +46,14 @@ export interface OpenOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL only: the server's statement_timeout for every session (default: none). */
   statementTimeoutMs?: number;
+  /** Called after every statement with its text and milliseconds (the server's metrics). */
+  onStatement?: (sql: string, ms: number) => void;
+}
+
+/** Kysely's log hook, for onStatement: failed statements count too, with the time they took. */
+function statementLog(onStatement: OpenOptions['onStatement']): KyselyConfig['log'] {
+  if (!onStatement) return undefined;
+  return (event) => onStatement(event.query.sql, event.queryDurationMillis);
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -109,7 +117,10 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: statementLog(options.onStatement),
+    });
     const parsed = new URL(url);
     return {
       db,
@@ -122,7 +133,10 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     };
   }
   const path = sqlitePath(url);
-  const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(openSqlite(path)) });
+  const db = new Kysely<DB>({
+    dialect: new NodeSqliteDialect(openSqlite(path)),
+    log: statementLog(options.onStatement),
+  });
   return {
     db,
     dialect: 'sqlite',

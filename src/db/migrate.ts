@@ -39,10 +39,10 @@ export interface MigrateResult {
   applied: string[];
 }
 
-export class NewerSchemaError extends Error {}
+class NewerSchemaError extends Error {}
 
 /** The migrations this database has run, oldest first (none on an empty database). */
-export async function appliedMigrations(database: Database): Promise<string[]> {
+async function appliedMigrations(database: Database): Promise<string[]> {
   const present =
     database.dialect === 'sqlite'
       ? await sql<{

@@ -4,7 +4,8 @@
 // bare 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { constraintOf, isConstraintViolation, isUnavailable } from '../db/errors.ts';
+import { constraintOf, isConstraintViolation, isUnavailable, unavailableCause } from '../db/errors.ts';
+import { problems, unavailable } from '../metrics/metrics.ts';
 import { AppError, ERROR_TITLES, type ErrorCode, type FieldError } from './errors.ts';
 import { type AjvError, fieldErrors } from './validation.ts';
 
@@ -38,6 +39,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError | nu
   }
   if (isUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
+    unavailable.inc({ cause: unavailableCause(error) });
     return new AppError(
       'unavailable',
       'The database is not answering; nothing was changed, retry shortly',
@@ -73,6 +75,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError | nu
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
+  problems.inc({ code: error.code });
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
   return reply
     .code(error.status)

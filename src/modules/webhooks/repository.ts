@@ -307,3 +307,27 @@ export async function pruneDeliveries(db: Kysely<DB>, before: string, n: number)
   const result = await db.deleteFrom('webhook_deliveries').where('seq', 'in', old).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Subscriptions of every workspace by state, for the metrics (one grouped count; the operator's view). */
+export async function countByState(
+  db: Kysely<DB>,
+): Promise<{ active: number; failing: number; disabled: number }> {
+  const rows = await db
+    .selectFrom('webhook_subscriptions')
+    .select((eb) => [
+      'state',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.count<number>('failing_since').as('failing'),
+    ])
+    .groupBy('state')
+    .execute();
+  const counts = { active: 0, failing: 0, disabled: 0 };
+  for (const row of rows) {
+    if (row.state === 'disabled') counts.disabled += Number(row.n);
+    else {
+      counts.active += Number(row.n) - Number(row.failing);
+      counts.failing += Number(row.failing);
+    }
+  }
+  return counts;
+}

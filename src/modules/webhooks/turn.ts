@@ -2,12 +2,14 @@
 // replays asked for, then its events in stream order, one at a time, each recorded with what became
 // of it (queue.ts). The turn ends when it has caught up and no commit comes for a moment, after TURN
 // events or TURN_MS, at the first failure (retried later, schedule.ts), or when the lease is lost.
+
 import type { FastifyBaseLogger } from 'fastify';
 import { type Context, contextOf, now } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { eventBody } from '../../events/feed.ts';
 import { entityKey, renderEntities } from '../../events/render.ts';
 import { type EventRow, findEvent, type Position, readEvents } from '../../events/stream.ts';
+import { webhookDeliveries, webhookDisabled, webhookLag, webhookRetries } from '../../metrics/metrics.ts';
 import { actingAs } from '../workspaces/service.ts';
 import type { Deliverer, Outcome } from './deliver.ts';
 import type { FailureLog } from './failure-log.ts';
@@ -162,6 +164,7 @@ export class SubscriptionTurn {
       const outcome = await this.#send(event, data);
       const at = now();
       const attemptNo = this.#sub.attempts + 1;
+      if (attemptNo === 1) webhookLag.observe((Date.parse(at) - Date.parse(event.created_at)) / 1000);
       if (outcome.error !== null) {
         await this.#undelivered(event, attemptNo, outcome, at);
         return null;
@@ -174,9 +177,9 @@ export class SubscriptionTurn {
     return delivered;
   }
 
-  #send(event: EventRow, data: unknown): Promise<Outcome> {
+  async #send(event: EventRow, data: unknown): Promise<Outcome> {
     const sub = this.#sub;
-    return this.#host.deliverer.send({
+    const outcome = await this.#host.deliverer.send({
       hookUrl: sub.hook_url,
       secrets: secretsOf(sub, now()),
       messageId: event.id,
@@ -184,6 +187,9 @@ export class SubscriptionTurn {
       subscriptionId: sub.id,
       body: JSON.stringify(eventBody(event, sub.workspace_id, data)),
     });
+    const kind = outcome.error === null ? 'delivered' : outcome.status === 410 ? 'gone' : 'failed';
+    webhookDeliveries.inc({ outcome: kind });
+    return outcome;
   }
 
   /** One warning line for a failed attempt (failure-log.ts keeps a dead receiver from flooding the log). */
@@ -254,6 +260,7 @@ export class SubscriptionTurn {
       const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, null);
       this.#logFailure(attempt);
       log.warn({ subscription: sub.id }, 'webhook failing for 3 days: subscription disabled');
+      webhookDisabled.inc();
       await queue.record(database, sub, owner, at, attempt, {
         ...base,
         state: 'disabled',
@@ -266,6 +273,7 @@ export class SubscriptionTurn {
     const next = new Date(Date.parse(at) + backoffMs(attemptNo, outcome.retryAfter)).toISOString();
     const attempt = attemptOf(event.id, event.type, attemptNo, false, outcome, next);
     this.#logFailure(attempt);
+    webhookRetries.inc();
     await queue.record(database, sub, owner, at, attempt, { ...base, next_attempt_at: next });
   }
 }

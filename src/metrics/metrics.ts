@@ -1,0 +1,155 @@
+// Prometheus metrics (docs/operations.md): every series Cairn exports, defined once here in prom-client's
+// global registry (the one its cluster aggregator reads from each worker). Labels are bounded by design:
+// route templates, methods, status classes, error codes and fixed causes; never an id, workspace, email
+// or URL (src/metrics/metrics.test.ts walks every series to keep it so).
+
+import type pg from 'pg';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, register } from 'prom-client';
+
+let defaultsStarted = false;
+
+/** Node's own metrics (event-loop delay, GC, heap, RSS), once per process. */
+export function startDefaultMetrics(): void {
+  if (defaultsStarted) return;
+  defaultsStarted = true;
+  collectDefaultMetrics();
+  // Gauges whose names end in _total, which Prometheus keeps for counters (promtool check metrics
+  // refuses them); the same figures stay, by type, in nodejs_active_handles, _requests and _resources.
+  for (const name of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ]) {
+    register.removeSingleMetric(name);
+  }
+}
+
+export const httpDuration = new Histogram({
+  name: 'cairn_http_request_duration_seconds',
+  help: 'Time from a request arriving to its answer being sent, by route template, method and status class',
+  labelNames: ['route', 'method', 'status_class'] as const,
+  // Reads by id answer in a few ms, lists and writes in tens, text searches and large batches in hundreds.
+  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+export const httpInFlight = new Gauge({
+  name: 'cairn_http_requests_in_flight',
+  help: 'Requests received and not yet answered',
+});
+
+export const problems = new Counter({
+  name: 'cairn_http_problems_total',
+  help: 'Error answers by problem code (rate_limited, precondition_failed, unavailable, …)',
+  labelNames: ['code'] as const,
+});
+
+export const unavailable = new Counter({
+  name: 'cairn_unavailable_total',
+  help: '503 unavailable answers by cause',
+  labelNames: ['cause'] as const,
+});
+
+export const idempotentReplays = new Counter({
+  name: 'cairn_idempotent_replays_total',
+  help: 'Requests answered from the first response of their Idempotency-Key',
+});
+
+const statementDuration = new Histogram({
+  name: 'cairn_db_statement_duration_seconds',
+  help: 'Database statement time seen by the server (including any wait for a lock), by kind',
+  labelNames: ['kind'] as const,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+});
+
+export const webhookDeliveries = new Counter({
+  name: 'cairn_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome (delivered, failed, gone)',
+  labelNames: ['outcome'] as const,
+});
+
+export const webhookRetries = new Counter({
+  name: 'cairn_webhook_retries_total',
+  help: 'Webhook deliveries scheduled again after a failed attempt',
+});
+
+export const webhookDisabled = new Counter({
+  name: 'cairn_webhook_subscriptions_disabled_total',
+  help: 'Subscriptions this process disabled after failing too long (or a 410 Gone)',
+});
+
+export const webhookLag = new Histogram({
+  name: 'cairn_webhook_delivery_lag_seconds',
+  help: 'Time from an event being recorded to its delivery attempt (first attempts, not retries)',
+  buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 21_600, 86_400],
+});
+
+/** Subscriptions by state, counted by a query at each scrape (trackSubscriptions). */
+type SubscriptionCounts = () => Promise<{ active: number; failing: number; disabled: number }>;
+let subscriptionCounts: SubscriptionCounts | undefined;
+
+export function trackSubscriptions(read: SubscriptionCounts): void {
+  subscriptionCounts = read;
+}
+
+new Gauge({
+  name: 'cairn_webhook_subscriptions',
+  help: 'Webhook subscriptions by state: active, failing (retrying after a failed attempt), disabled',
+  labelNames: ['state'] as const,
+  async collect() {
+    if (!subscriptionCounts) return;
+    const counts = await subscriptionCounts();
+    for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+  },
+});
+
+const pools = new Set<pg.Pool>();
+
+/** PostgreSQL pools whose size, use and waiters are reported (the server's own). */
+export function trackPool(pool: pg.Pool): () => void {
+  pools.add(pool);
+  return () => pools.delete(pool);
+}
+
+function poolGauge(name: string, help: string, read: (pool: pg.Pool) => number): void {
+  new Gauge({
+    name,
+    help,
+    collect() {
+      let sum = 0;
+      for (const pool of pools) sum += read(pool);
+      this.set(sum);
+    },
+  });
+}
+
+poolGauge('cairn_db_pool_connections', 'PostgreSQL connections the pool holds', (p) => p.totalCount);
+poolGauge(
+  'cairn_db_pool_connections_in_use',
+  'PostgreSQL connections checked out by requests',
+  (p) => p.totalCount - p.idleCount,
+);
+poolGauge('cairn_db_pool_waiting', 'Requests waiting for a PostgreSQL connection', (p) => p.waitingCount);
+
+const STATEMENT_KINDS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'with',
+  'begin',
+  'commit',
+  'rollback',
+]);
+
+/** A statement's kind, its first keyword, from a fixed set ('other' for the rest). */
+function statementKind(text: string): string {
+  const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
+  return STATEMENT_KINDS.has(word) ? word : 'other';
+}
+
+/** onStatement of the server's database (db/index.ts). */
+export function observeStatement(text: string, ms: number): void {
+  statementDuration.observe({ kind: statementKind(text) }, ms / 1000);
+}
+
+export { register };
