@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { inTransaction } from './context.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest, migrationStatus } from './db/migrate.ts';
+import { doctor, formatFindings } from './doctor.ts';
 import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
 import { loggerOptions } from './log.ts';
@@ -19,6 +20,8 @@ const USAGE = `usage: cairn <command>
 
 commands:
   migrate [--dry-run]                       apply pending database migrations (--dry-run: list them)
+  doctor [--json] [--min-free-bytes N]      check the configuration, database, disk, Redis, public URL,
+                                            webhooks and clock; each finding with its fix; exit 1 if any
   workspace create --name N --owner-name N --owner-email E
                                             create a workspace; prints {workspace, user, token}
   token create --user EMAIL [--name N] [--workspace ID]
@@ -57,6 +60,20 @@ async function main(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
+  }
+
+  if (command === 'doctor') {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { json: { type: 'boolean' }, 'min-free-bytes': { type: 'string' } },
+      strict: true,
+    });
+    const minFree = values['min-free-bytes'];
+    if (minFree !== undefined && !/^\d+$/.test(minFree)) fail('--min-free-bytes must be a whole number', 2);
+    const findings = await doctor(config, minFree === undefined ? {} : { minFreeBytes: Number(minFree) });
+    const ok = findings.every((f) => f.ok);
+    process.stdout.write(values.json ? `${JSON.stringify({ ok, findings })}\n` : formatFindings(findings));
+    process.exit(ok ? 0 : 1);
   }
 
   if (command === 'migrate') {
