@@ -79,7 +79,19 @@ export async function migrationStatus(database: Database): Promise<MigrationStat
   return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
 }
 
-export async function migrateToLatest(database: Database): Promise<MigrateResult> {
+export function migrateToLatest(database: Database): Promise<MigrateResult> {
+  return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** Migrates up to and including `name` only: the upgrade test's database of an older schema. */
+export function migrateUpTo(database: Database, name: string): Promise<MigrateResult> {
+  return migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  database: Database,
+  step: (migrator: Migrator) => ReturnType<Migrator['migrateToLatest']>,
+): Promise<MigrateResult> {
   await migrationStatus(database);
   if (database.dialect === 'postgres') {
     // btree_gin lets the full-text GIN indexes lead with workspace_id (docs/decisions.md §1).
@@ -101,12 +113,12 @@ export async function migrateToLatest(database: Database): Promise<MigrateResult
     provider: new Provider(database.dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  let { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await step(migrator);
   // Kysely finds its own tables by reading every schema's (has_schema_privilege on each, kysely#1419):
   // another schema dropped meanwhile fails that read with 3F000 naming it. Nothing ran; ask again.
   for (let attempt = 1; attempt < 10 && droppedMeanwhile(error, schema); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    ({ error, results } = await migrator.migrateToLatest());
+    ({ error, results } = await step(migrator));
   }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
