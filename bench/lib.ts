@@ -44,6 +44,7 @@ export async function startServer(
   url: string,
   workers = 0,
   cwd = root,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string }> {
   // workers > 0: the cluster script, whose workers all listen on the one port PORT=0 picked.
   const start = startArgs(cwd);
@@ -58,6 +59,7 @@ export async function startServer(
       LOG_LEVEL: 'info',
       CAIRN_RATE_LIMIT: '1000000',
       CAIRN_RATE_LIMIT_SEARCH: '1000000',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -13,6 +13,7 @@
 // scales with server processes: the read and write cases at BENCH_CONNECTIONS connections against
 // `npm run start:cluster -- --workers N` for each N.
 //
+// BENCH_METRICS=1 compares this checkout's server with metrics off and on, the same way.
 // BENCH_BASELINE=<path of another checkout> (with `node bench/run.ts`) measures that checkout's server
 // beside this one's in the same run: each on its own copy of the same seed, case by case in turns
 // (one connection on the baseline, then on this one; then the load on each), and prints the two side
@@ -176,21 +177,32 @@ function selected(cases: Case[]): Case[] {
   return pattern ? cases.filter((c) => new RegExp(pattern).test(c.name)) : cases;
 }
 
-/** Both servers up at once on copies of one seed; each case measured on the baseline, then on this one. */
-async function compare(database: 'sqlite' | 'postgres', baseline: string): Promise<void> {
-  log(`\n== ${database}: ${baseline} (before) beside ${root} (after)`);
+/** A server to compare: the checkout it runs from, and settings of its own. */
+interface Side {
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** Both servers up at once on copies of one seed; each case measured on `before`, then on `after`. */
+async function compare(
+  database: 'sqlite' | 'postgres',
+  before: Side,
+  after: Side,
+  title: string,
+): Promise<void> {
+  log(`\n== ${database}: ${title}`);
   const prepare = database === 'sqlite' ? prepareSqlite : preparePostgres;
   const copies = [await prepare('before'), await prepare('after')];
   const servers = [
-    await startServer(copies[0]!.databaseUrl, 0, baseline),
-    await startServer(copies[1]!.databaseUrl, 0, root),
+    await startServer(copies[0]!.databaseUrl, 0, before.cwd, before.env),
+    await startServer(copies[1]!.databaseUrl, 0, after.cwd, after.env),
   ];
   try {
     const [before, after] = [
       selected(await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl)),
       selected(await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl)),
     ];
-    console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; before → after\n`);
+    console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; ${title}\n`);
     console.log(
       `${'case'.padEnd(32)}${'1 conn p95'.padStart(18)}${'1 conn req/s'.padStart(16)}` +
         `${`${LOAD_CONNECTIONS} conn req/s`.padStart(18)}${'errors'.padStart(8)}`,
@@ -241,8 +253,25 @@ if (!['sqlite', 'postgres', 'both'].includes(wanted))
 if (process.env.BENCH_BASELINE) {
   const baseline = process.env.BENCH_BASELINE;
   if (!existsSync(join(baseline, 'src/main.ts'))) throw new Error('BENCH_BASELINE is the path of a checkout');
-  if (wanted !== 'postgres') await compare('sqlite', baseline);
-  if (wanted !== 'sqlite') await compare('postgres', baseline);
+  const sides = [
+    { cwd: baseline, env: {} },
+    { cwd: root, env: {} },
+  ] as const;
+  const title = `${baseline} (before) → ${root} (after)`;
+  if (wanted !== 'postgres') await compare('sqlite', ...sides, title);
+  if (wanted !== 'sqlite') await compare('postgres', ...sides, title);
+  process.exit(0);
+}
+// BENCH_METRICS=1 (`npm run bench:metrics`): the same server with metrics off → on (a metrics port),
+// the cost of counting every request and statement (docs/operations.md).
+if (process.env.BENCH_METRICS) {
+  const sides = [
+    { cwd: root, env: {} },
+    { cwd: root, env: { CAIRN_METRICS_PORT: '0' } },
+  ] as const;
+  const title = 'metrics off → on';
+  if (wanted !== 'postgres') await compare('sqlite', ...sides, title);
+  if (wanted !== 'sqlite') await compare('postgres', ...sides, title);
   process.exit(0);
 }
 const databases = (['sqlite', 'postgres'] as const).filter((d) => wanted === 'both' || wanted === d);
