@@ -75,7 +75,10 @@ export function createLockout(settings: LockoutSettings, redis?: Redis): Lockout
 
   const lockedOn = async ({ limiter, limit }: Counter, key: string) => {
     const res = await limiter.get(key);
-    return res && res.consumedPoints >= limit ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+    // A count whose time is up (msBeforeNext ≤ 0) may linger in memory until its timer removes it.
+    return res && res.consumedPoints >= limit && res.msBeforeNext > 0
+      ? Math.ceil(res.msBeforeNext / 1000)
+      : 0;
   };
   const count = async ({ limiter, limit }: Counter, key: string) => {
     const res = await limiter.penalty(key);
