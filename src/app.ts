@@ -88,6 +88,8 @@ function createFastify(config: Config, logger: boolean) {
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
     bodyLimit: BODY_LIMIT,
+    // request.ip: the client behind the proxies CAIRN_TRUST_PROXY names (budgets, lockouts, sessions).
+    trustProxy: config.trustProxy,
     clientErrorHandler,
     requestIdHeader: false,
     genReqId: (req) => {

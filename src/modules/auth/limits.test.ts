@@ -189,3 +189,33 @@ describe('the API budget of signed-in requests', async () => {
     assert.equal((await theirs.api.get('/v1/me')).headers['ratelimit-remaining'], '3');
   });
 });
+
+describe('behind a trusted proxy (CAIRN_TRUST_PROXY)', async () => {
+  const f = await setup(undefined, { ...LIMITS, CAIRN_TRUST_PROXY: '127.0.0.1' });
+  const user = await f.newUser('member', 'Pia Proxied');
+  await setUserPassword(f.database, f.ws.workspace.id, user.id, PASSWORD);
+  const via = (client: string) => ({ 'x-forwarded-for': client });
+
+  test('the client address is the one the proxy forwards: what the lockout counts and a session records', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await f.anonymous.post(
+        '/v1/auth/sign-in',
+        { email: `guess${i}@acme.test`, password: 'wrong' },
+        { origin: 'http://cairn.test', ...via('203.0.113.7') },
+      );
+      problem(res, 401, 'invalid_credentials');
+    }
+    const locked = await f.anonymous.post(
+      '/v1/auth/sign-in',
+      { email: user.email, password: PASSWORD },
+      { origin: 'http://cairn.test', ...via('203.0.113.7') },
+    );
+    problem(locked, 429, 'rate_limited');
+    const elsewhere = await signInClient(f.app, user.email, PASSWORD, via('198.51.100.9'));
+    const sessions = await elsewhere.api.get('/v1/auth/sessions');
+    assert.deepEqual(
+      sessions.body.data.map((s: { address: string }) => s.address),
+      ['198.51.100.9'],
+    );
+  });
+});
