@@ -44,7 +44,7 @@ function derive(password: string, salt: Buffer, p: HashParameters, tagLength = T
   });
 }
 
-const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
+const b64 = (b: Buffer) => b.toString('base64').replace(/=/g, ''); // padding only ever ends it
 
 export async function hashPassword(password: string, p: HashParameters = CURRENT): Promise<string> {
   const salt = randomBytes(16);

@@ -35,7 +35,7 @@ export default async function authRoutes(app: App, options: AuthRouteOptions): P
   // Sessions and passwords have no version to compare: If-Match is refused, as the batch refuses it,
   // rather than ignored (the writes say `ifMatch: false`, so the document does not offer it).
   app.addHook('preHandler', async (request) => {
-    if (request.headers['if-match'] !== undefined) {
+    if (request.method !== 'GET' && request.headers['if-match'] !== undefined) {
       throw new AppError(
         'validation_failed',
         'If-Match does not apply here: sessions and passwords have no version',

@@ -117,7 +117,23 @@ export async function signIn(
       hash,
     );
   }
-  const { user, session } = await transaction(
+  const { user, session } = await openSession(database, candidate, browser);
+  log.info({ email, address: browser.address, userId: user.id, sessionId: session.id }, 'signed in');
+  return {
+    answer: {
+      user: presentUser(user),
+      workspace: { id: candidate.workspace_id, name: candidate.workspace_name },
+    },
+    session,
+  };
+}
+
+/**
+ * The signed-in person's new session, in one transaction: their sessions that ended by time are
+ * forgotten, and so is the one this browser held; their last access is now.
+ */
+function openSession(database: Database, candidate: repo.Candidate, browser: Browser) {
+  return transaction(
     database,
     async (tx) => {
       const at = now();
@@ -135,14 +151,6 @@ export async function signIn(
     },
     { group: true },
   );
-  log.info({ email, address: browser.address, userId: user.id, sessionId: session.id }, 'signed in');
-  return {
-    answer: {
-      user: presentUser(user),
-      workspace: { id: candidate.workspace_id, name: candidate.workspace_name },
-    },
-    session,
-  };
 }
 
 async function userRow(db: Kysely<DB>, workspaceId: string, userId: string): Promise<UserRow> {
