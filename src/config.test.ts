@@ -15,6 +15,10 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     rateLimit: 1000,
     rateLimitUnauthenticated: 100,
     rateLimitSearch: 300,
+    signInAccountFailures: 10,
+    signInAddressFailures: 100,
+    signInLockoutSeconds: 900,
+    trustProxy: false,
     webhookAllowPrivate: false,
     webhookRetentionDays: 7,
     webhookWorker: true,
@@ -49,6 +53,10 @@ test('reads every variable', () => {
     CAIRN_PG_STATEMENT_TIMEOUT_MS: '0',
     CAIRN_METRICS_PORT: '9464',
     CAIRN_METRICS_TOKEN: 'm'.repeat(32),
+    CAIRN_SIGN_IN_ACCOUNT_FAILURES: '5',
+    CAIRN_SIGN_IN_ADDRESS_FAILURES: '50',
+    CAIRN_SIGN_IN_LOCKOUT_SECONDS: '60',
+    CAIRN_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
@@ -64,6 +72,9 @@ test('reads every variable', () => {
   assert.equal(c.pgStatementTimeoutMs, 0);
   assert.equal(c.metricsPort, 9464);
   assert.equal(c.metricsToken, 'm'.repeat(32));
+  assert.deepEqual([c.signInAccountFailures, c.signInAddressFailures, c.signInLockoutSeconds], [5, 50, 60]);
+  assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+  assert.equal(loadConfig({ CAIRN_TRUST_PROXY: 'TRUE' }).trustProxy, true);
 });
 
 test('a bad value names its variable', () => {
@@ -86,6 +97,10 @@ test('a bad value names its variable', () => {
     [{ CAIRN_METRICS_TOKEN: 'short' }, 'CAIRN_METRICS_TOKEN'],
     [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],
     [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
+    [{ CAIRN_SIGN_IN_ACCOUNT_FAILURES: '0' }, 'CAIRN_SIGN_IN_ACCOUNT_FAILURES'],
+    [{ CAIRN_SIGN_IN_LOCKOUT_SECONDS: '100000' }, 'CAIRN_SIGN_IN_LOCKOUT_SECONDS'],
+    [{ CAIRN_TRUST_PROXY: 'the load balancer' }, 'CAIRN_TRUST_PROXY'],
+    [{ CAIRN_TRUST_PROXY: '0' }, 'CAIRN_TRUST_PROXY'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

@@ -1,5 +1,6 @@
 // Configuration comes from the environment only (docs/decisions.md §1). Every value is checked here, once, at
 // start: a bad one stops the process with a single line naming the variable.
+import { isIP } from 'node:net';
 import { DEFAULT_RENDER_BUDGET_MS } from './text/render-pool.ts';
 
 export interface Config {
@@ -15,6 +16,18 @@ export interface Config {
   rateLimitUnauthenticated: number;
   /** Text searches a minute per token, a budget of their own. */
   rateLimitSearch: number;
+  /** Failed sign-ins for one email within signInLockoutSeconds before it is locked (auth/lockout.ts). */
+  signInAccountFailures: number;
+  /** Failed sign-ins from one address within signInLockoutSeconds before it is locked. */
+  signInAddressFailures: number;
+  /** The window failures are counted in, and how long a lockout lasts from the last failure. */
+  signInLockoutSeconds: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy): none
+   * (false), any (true), or these addresses and CIDR ranges. The address is what per-address budgets
+   * and sign-in lockouts count, and what a session records.
+   */
+  trustProxy: boolean | string[];
   webhookAllowPrivate: boolean;
   /** Days events and delivery attempts are kept (the feed's reach). */
   webhookRetentionDays: number;
@@ -88,6 +101,28 @@ function url(env: Env, name: string, protocols: RegExp, expected: string): strin
   return raw;
 }
 
+/** An IP address, or a CIDR range of them. */
+function isProxyAddress(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = value(env, 'CAIRN_TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  const addresses = raw.split(',').map((a) => a.trim());
+  if (!addresses.every(isProxyAddress)) {
+    throw new ConfigError(
+      'CAIRN_TRUST_PROXY',
+      'expected true, false, or the proxies: addresses and CIDR ranges separated by commas',
+    );
+  }
+  return addresses;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = value(env, 'HOST') ?? '127.0.0.1';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -128,6 +163,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
     rateLimitUnauthenticated: integer(env, 'CAIRN_RATE_LIMIT_UNAUTHENTICATED', 100, 1, 1_000_000),
     rateLimitSearch: integer(env, 'CAIRN_RATE_LIMIT_SEARCH', 300, 1, 1_000_000),
+    signInAccountFailures: integer(env, 'CAIRN_SIGN_IN_ACCOUNT_FAILURES', 10, 1, 1_000_000),
+    signInAddressFailures: integer(env, 'CAIRN_SIGN_IN_ADDRESS_FAILURES', 100, 1, 1_000_000),
+    signInLockoutSeconds: integer(env, 'CAIRN_SIGN_IN_LOCKOUT_SECONDS', 900, 1, 86_400),
+    trustProxy: trustProxy(env),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
     webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),

@@ -23,6 +23,14 @@ const NOT_EXERCISED: Record<string, { reason: string; takesIfMatch: boolean }> =
     reason: 'refuses If-Match with 400: one header cannot name each entry a version (etag.test.ts)',
     takesIfMatch: false,
   },
+  // Sessions and passwords have no version: If-Match is refused with 400 (http/auth.test.ts).
+  signIn: {
+    reason: 'refuses If-Match with 400: a sign-in changes no versioned resource',
+    takesIfMatch: false,
+  },
+  signOut: { reason: 'refuses If-Match with 400: a session has no version', takesIfMatch: false },
+  deleteSession: { reason: 'refuses If-Match with 400: a session has no version', takesIfMatch: false },
+  changePassword: { reason: 'refuses If-Match with 400: a password has no version', takesIfMatch: false },
 };
 
 interface Attempt {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Kind, RESOURCES } from './modules/registry.ts';
-import { type Client, setup } from './test/helpers.ts';
+import { type Client, setUserPassword, setup, signInClient } from './test/helpers.ts';
 
 // Tenant and visibility isolation (issue 11), generated from the route table: every operation that
 // takes an id in its path is called with an id that does not exist, one of another workspace, and
@@ -13,6 +13,8 @@ const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
 const viewer = await f.newUser('member', 'Vera Viewer');
 const insider = await f.newUser('member', 'Ian Insider');
 const guest = await f.newUser('guest', 'Gus Guest');
+await setUserPassword(f.database, f.ws.workspace.id, viewer.id, 'a viewer long password');
+const viewerSignedIn = await signInClient(f.app, viewer.email, 'a viewer long password');
 
 /** publicIds of what was made, by id (tasks have numbers, teams and projects short codes). */
 const publicIds = new Map<string, string>();
@@ -62,11 +64,12 @@ function byPath(fixtures: Fixtures): Record<string, string> {
 }
 
 /**
- * Id routes of what is not a resource of the registry (webhook subscriptions, API tokens), and
+ * Id routes of what is not a resource of the registry (webhook subscriptions, API tokens, sessions), and
  * GET /v1/users/{id}: users are in the registry for their search index only, without id routes.
  */
-async function seedOthers(as: Client, hookBase: string): Promise<Record<string, string>> {
+async function seedOthers(as: Client, hookBase: string, signedIn: Client): Promise<Record<string, string>> {
   return {
+    sessions: (await signedIn.get('/v1/auth/sessions')).body.data[0].id,
     users: (await as.get('/v1/me')).body.id,
     subscribe: await made(as, '/v1/webhooks/subscribe', {
       hookUrl: `${hookBase}/iso`,
@@ -80,9 +83,12 @@ const other = await f.newWorkspace('Elsewhere');
 const theirTeam = await made(other.owner, '/v1/teams', { name: 'Theirs' });
 const theirArea = await made(other.owner, '/v1/areas', { name: 'Their area' });
 const foreignResources = await seedResources(other.owner, theirTeam, theirArea);
+// Their owner signed in with a password too, for a session of another workspace.
+await setUserPassword(f.database, other.ws.workspace.id, other.ws.user.id, 'their own long password');
+const theirSession = await signInClient(f.app, other.ws.user.email, 'their own long password');
 const foreign: Record<string, string> = {
   ...byPath(foreignResources),
-  ...(await seedOthers(other.owner, 'http://127.0.0.1:9')),
+  ...(await seedOthers(other.owner, 'http://127.0.0.1:9', theirSession.api)),
 };
 // The same kinds behind a private team and a private area the viewer and the guest are not in.
 const vault = await made(insider.api, '/v1/teams', { name: 'Vault', privacy: 'private' });
@@ -111,7 +117,7 @@ const MISSING = '00000000-0000-4000-8000-00000000abcd';
 
 /** The kind of thing a path's first id names: the collection segment before it. */
 function kindOf(path: string): string | undefined {
-  const m = /\/v1\/(?:webhooks\/)?([a-z-]+)\/\{id\}/.exec(path);
+  const m = /\/v1\/(?:webhooks\/|auth\/)?([a-z-]+)\/\{id\}/.exec(path);
   return m?.[1];
 }
 
@@ -162,6 +168,7 @@ describe('isolation, generated from the route table', () => {
   for (const as of [
     ['a member', viewer.api],
     ['a guest', guest.api],
+    ['a member signed in with a password (the session cookie)', viewerSignedIn.api],
   ] as const) {
     test(`to ${as[0]}, another workspace's and a private team's ids answer exactly as a missing id`, async () => {
       const compared: string[] = [];

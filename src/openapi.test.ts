@@ -113,19 +113,29 @@ once('the conventions are in the document: statuses, request and response header
     '503',
   ]);
   assert.deepEqual(headerParams(doc, op('/v1/tasks/{id}', 'get')), ['If-None-Match']);
-  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/{id}', 'get').responses['200']), [...rate, 'ETag']);
+  // Set-Cookie on every success: a request with the session cookie may renew it (http/auth.ts).
+  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/{id}', 'get').responses['200']), [
+    ...rate,
+    'Set-Cookie',
+    'ETag',
+  ]);
   assert.deepEqual(answerHeaders(doc, op('/v1/tasks/{id}', 'get').responses['304']), [...rate, 'ETag']);
   // A list: no ETag, so neither If-None-Match nor 304.
   assert.deepEqual(statuses('/v1/tasks/search', 'get'), ['200', '400', '401', '405', '429', '500', '503']);
   assert.deepEqual(headerParams(doc, op('/v1/tasks/search', 'get')), []);
-  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/search', 'get').responses['200']), rate);
-  // A create-or-update: If-Match (for the update), 409 and 422 of the Idempotency-Key, Location on 201.
+  assert.deepEqual(answerHeaders(doc, op('/v1/tasks/search', 'get').responses['200']), [
+    ...rate,
+    'Set-Cookie',
+  ]);
+  // A create-or-update: If-Match (for the update), 409 and 422 of the Idempotency-Key, Location on
+  // 201; 403 as every write (the session cookie from another origin's page).
   const upsert = op('/v1/tasks', 'post');
   assert.deepEqual(Object.keys(upsert.responses), [
     '200',
     '201',
     '400',
     '401',
+    '403',
     '404',
     '405',
     '409',
@@ -141,10 +151,16 @@ once('the conventions are in the document: statuses, request and response header
   assert.deepEqual(answerHeaders(doc, upsert.responses['201']), [
     ...rate,
     'Idempotent-Replayed',
+    'Set-Cookie',
     'ETag',
     'Location',
   ]);
-  assert.deepEqual(answerHeaders(doc, upsert.responses['200']), [...rate, 'Idempotent-Replayed', 'ETag']);
+  assert.deepEqual(answerHeaders(doc, upsert.responses['200']), [
+    ...rate,
+    'Idempotent-Replayed',
+    'Set-Cookie',
+    'ETag',
+  ]);
   // A create only: no If-Match (it could only be 412); the batch: none either (it is 400 there).
   assert.deepEqual(headerParams(doc, op('/v1/posts', 'post')), ['Idempotency-Key']);
   assert.deepEqual(headerParams(doc, op('/v1/task-templates/{id}/create-task', 'post')), ['Idempotency-Key']);
@@ -183,6 +199,7 @@ once('the conventions are in the document: statuses, request and response header
     const has = (s: string) => o.responses[s] !== undefined;
     assert.ok(has('429') && has('503'), where);
     if (method === 'post') assert.ok(has('409') && has('422'), where);
+    if (method === 'post' || method === 'delete') assert.ok(has('403'), where);
     if (method === 'post') assert.ok(headerParams(doc, o).includes('Idempotency-Key'), where);
     assert.equal(headerParams(doc, o).includes('If-None-Match'), has('304'), where);
     if (headerParams(doc, o).includes('If-Match')) assert.ok(has('412'), where);

@@ -94,6 +94,10 @@ export const API_DESCRIPTION = `Work management for a workspace: tasks, projects
 Every \`/v1\` request sends an API token: \`Authorization: Bearer <token>\`. A missing or wrong token is
 \`401\` with \`WWW-Authenticate: Bearer\`. Tokens belong to a user of one workspace and see that workspace
 only; something you may not see is \`404\`, something you see but may not change is \`403\`.
+People in a browser sign in instead (\`POST /v1/auth/sign-in\`): the \`cairn_session\` cookie it sets
+stands for them on every route, with the same permissions. When both are sent the bearer token wins.
+A request with the cookie that changes something must come from Cairn's own origin (\`Origin\`, or
+\`Sec-Fetch-Site: same-origin\`), otherwise \`403\`.
 
 ## Requests
 Bodies are JSON in UTF-8 (\`Content-Type: application/json\`; anything else, or another \`charset\`, is

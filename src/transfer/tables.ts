@@ -37,6 +37,8 @@ const ORDER: (TableSpec | keyof DB)[] = [
   { name: 'workspaces', order: ['id'] },
   'users',
   { name: 'api_tokens', order: ['id'] },
+  // Signed-in browsers travel like API tokens: a move keeps people signed in.
+  { name: 'sessions', order: ['id'] },
   'groups',
   'group_members',
   'task_statuses',

@@ -21,7 +21,7 @@ export interface HashParameters {
 /** Today's parameters (docs/decisions.md "Passwords"). */
 export const CURRENT: HashParameters = { memory: 19_456, passes: 2, parallelism: 1 };
 
-export const MIN_LENGTH = 8;
+const MIN_LENGTH = 8;
 export const MAX_LENGTH = 1024;
 
 const TAG_LENGTH = 32;
@@ -44,7 +44,7 @@ function derive(password: string, salt: Buffer, p: HashParameters, tagLength = T
   });
 }
 
-const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
+const b64 = (b: Buffer) => b.toString('base64').replace(/=/g, ''); // padding only ever ends it
 
 export async function hashPassword(password: string, p: HashParameters = CURRENT): Promise<string> {
   const salt = randomBytes(16);
