@@ -73,7 +73,7 @@ export async function importCsv(
   const result: ImportResult = { created: 0, failed: [] };
   for (let start = 0; start < rows.length; start += chunkSize) {
     const chunk = rows.slice(start, start + chunkSize);
-    const answer = await cairn.post('/v1/tasks/batch', {
+    const answer = await cairn.batchUpsertTasks({
       params: { query: { expand: ['none'] } },
       body: { tasks: chunk.map((row) => entryOf(row.record)) },
     });

@@ -81,7 +81,7 @@ export async function* syncEvents(cairn: CairnClient, options: SyncOptions): Asy
 }
 
 function read(cairn: CairnClient, after: string | undefined, options: Omit<SyncOptions, 'from'>) {
-  return cairn.get('/v1/events', {
+  return cairn.listEvents({
     params: { query: { after, type: options.types, limit: options.pageSize ?? 100 } },
     signal: options.signal,
   });
