@@ -11,21 +11,36 @@ export type MethodOf<K extends OperationId> = (typeof OPERATIONS)[K][0];
 
 /** What every call takes beside the operation's own params and body. */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Sent as `If-Match`: the update or delete happens only if the resource still has this ETag (else 412). */
-  ifMatch?: string;
+  ifMatch?: string | undefined;
   /** The POST's Idempotency-Key; by default the client makes one per call and keeps it across retries. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Headers of this call alone. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
-/** What a call takes: the operation's `params` (`path`, `query`) and `body`, and CallOptions. */
-export type Init<K extends OperationId> = ParamsOption<operations[K]> &
-  RequestBodyOption<operations[K]> &
-  CallOptions;
+type OptionalKeys<T> = { [P in keyof T]-?: Record<never, never> extends Pick<T, P> ? P : never }[keyof T];
+type RequiredKeys<T> = Exclude<keyof T, OptionalKeys<T>>;
+/**
+ * The optional members of T (each branch of a union) also take `undefined`, which is left out when
+ * sent: `{ updatedSince: last?.toISOString() }` then type-checks in a project with
+ * exactOptionalPropertyTypes too (`tsc --init`'s default since TypeScript 5.9).
+ */
+type Loose<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [P in keyof T]: P extends OptionalKeys<T> ? T[P] | undefined : T[P] }
+    : T;
+type LooseQuery<T> = T extends object ? { [P in keyof T]: P extends 'query' ? Loose<T[P]> : T[P] } : T;
 
-type RequiredKeys<T> = { [P in keyof T]-?: Record<never, never> extends Pick<T, P> ? never : P }[keyof T];
+/** What a call takes: the operation's `params` (`path`, `query`) and `body`, and CallOptions. */
+export type Init<K extends OperationId> = {
+  [P in keyof ParamsOption<operations[K]>]: LooseQuery<ParamsOption<operations[K]>[P]>;
+} & {
+  [P in keyof RequestBodyOption<operations[K]>]: Loose<RequestBodyOption<operations[K]>[P]>;
+} & CallOptions;
+
 /** The init argument, optional when the operation needs no params and no body. */
 export type ArgsOf<T> = RequiredKeys<T> extends never ? [init?: T] : [init: T];
 

@@ -22,21 +22,21 @@ export interface ClientOptions {
   /** Where Cairn answers, without `/v1` (`https://cairn.example.com`). */
   baseUrl: string;
   /** An API token. Without one, the client sends the browser's session cookie (`credentials: 'include'`). */
-  token?: string;
+  token?: string | undefined;
   /** A fetch to use instead of the global one (a test double, a proxy agent). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries of network errors, 429 and 503 (see RetryOptions), or false for none. */
-  retry?: Partial<RetryOptions> | false;
+  retry?: Partial<RetryOptions> | false | undefined;
   /** Milliseconds one attempt may take before it counts as a timeout (default 30 000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Headers sent on every request (a User-Agent of your integration, for example). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface PaginateOptions {
   /** Items per page (the server's `limit`, 1–100; default 100). */
-  pageSize?: number;
-  signal?: AbortSignal;
+  pageSize?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 /** What paginate takes: the operation's params (its `cursor` and `limit` are the walk's), and PaginateOptions. */
 export type PageInit<K extends PagedOperation> = Omit<Init<K>, 'signal' | 'ifMatch' | 'idempotencyKey'> &

@@ -26,10 +26,10 @@ export interface FeedPage {
 export interface SyncOptions {
   /** A stored position (a nextCursor or an event id), `latest` (from now on) or `start` (all retained). */
   from: string;
-  types?: EventType[];
+  types?: EventType[] | undefined;
   /** Events per request (1–100, default 100). */
-  pageSize?: number;
-  signal?: AbortSignal;
+  pageSize?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**

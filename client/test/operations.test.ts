@@ -7,7 +7,7 @@
 // on the database.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { onPostgres } from '../../src/test/helpers.ts';
@@ -25,6 +25,27 @@ function bodyExamples(op: Doc): unknown[] {
   const media = op.requestBody.content['application/json'];
   if (media.example !== undefined) return [media.example];
   return Object.values((media.examples ?? {}) as Record<string, Doc>).map((e) => e.value);
+}
+
+// Browser types only (no Node's) by default, as tsconfig.json checks the package.
+function typecheck(work: string, file: string, options: object = {}) {
+  const config = join(work, `${file}.json`);
+  const compilerOptions = {
+    noEmit: true,
+    strict: true,
+    target: 'es2022',
+    module: 'nodenext',
+    lib: ['es2022', 'dom'],
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: [],
+    ...options,
+  };
+  writeFileSync(config, JSON.stringify({ compilerOptions, files: [file] }));
+  return spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], {
+    cwd: work,
+    encoding: 'utf8',
+  });
 }
 
 /** One call per operation (one per body example where there are several), each by its operationId. */
@@ -113,28 +134,9 @@ await cairn.paginate('getTask', { params: { path: { id: '1' } } });
 await cairn.getWithETag('upsertTeam', { body: { name: 'x' } });
 `,
   );
-  // Browser types only (no Node's), as tsconfig.json checks the package.
-  const tsc = (file: string) => {
-    const config = join(work, `${file}.json`);
-    const compilerOptions = {
-      noEmit: true,
-      strict: true,
-      target: 'es2022',
-      module: 'nodenext',
-      lib: ['es2022', 'dom'],
-      allowImportingTsExtensions: true,
-      skipLibCheck: true,
-      types: [],
-    };
-    writeFileSync(config, JSON.stringify({ compilerOptions, files: [file] }));
-    return spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], {
-      cwd: work,
-      encoding: 'utf8',
-    });
-  };
-  const good = tsc('calls.ts');
+  const good = typecheck(work, 'calls.ts');
   assert.equal(good.status, 0, `${good.stdout}${good.stderr}`);
-  const bad = tsc('wrong.ts');
+  const bad = typecheck(work, 'wrong.ts');
   const lines = new Set([...bad.stdout.matchAll(/wrong\.ts\((\d+),/g)].map((m) => Number(m[1])));
   assert.deepEqual(
     [...lines].sort((a, b) => a - b),
@@ -177,4 +179,27 @@ once('each named method sends its operation’s method and path', async () => {
   } finally {
     await stub.close();
   }
+});
+
+once('the README’s quickstart type-checks as it is, with the options `tsc --init` writes', () => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const code = readme.match(/```ts\n(import \{ createClient \} from '@cairn\/client';\n[\s\S]*?)```/)?.[1];
+  assert.ok(code, 'the quickstart block of README.md');
+  const work = join(dir, 'node_modules/.cache/cairn-client-quickstart');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'quickstart.mts'), code.replace('@cairn/client', join(dir, 'src/index.ts')));
+  // TypeScript 5.9's `tsc --init`: exactOptionalPropertyTypes and noUncheckedIndexedAccess among them.
+  const check = typecheck(work, 'quickstart.mts', {
+    target: 'esnext',
+    lib: ['esnext', 'dom'],
+    types: ['node'],
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    moduleDetection: 'force',
+  });
+  assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
+  rmSync(work, { recursive: true, force: true });
 });
