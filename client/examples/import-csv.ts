@@ -1,4 +1,4 @@
-// A batch import of tasks from a CSV file: POST /v1/tasks/batch in chunks of up to 100 rows, each
+// A batch import of tasks from a CSV file: batchUpsertTasks (POST /v1/tasks/batch) in chunks of up to 100 rows, each
 // chunk one request (with its own Idempotency-Key, so a retried chunk is never imported twice), and the
 // rows the server refused reported with their line in the file, the code and the reason.
 //
@@ -73,7 +73,7 @@ export async function importCsv(
   const result: ImportResult = { created: 0, failed: [] };
   for (let start = 0; start < rows.length; start += chunkSize) {
     const chunk = rows.slice(start, start + chunkSize);
-    const answer = await cairn.post('/v1/tasks/batch', {
+    const answer = await cairn.batchUpsertTasks({
       params: { query: { expand: ['none'] } },
       body: { tasks: chunk.map((row) => entryOf(row.record)) },
     });

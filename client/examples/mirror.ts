@@ -23,7 +23,7 @@ async function fullWalk(cairn: CairnClient): Promise<State> {
   const position = await latestPosition(cairn);
   const tasks: Record<string, Task> = {};
   const query = { includeDeleted: 'true' as const };
-  for await (const task of cairn.paginate('/v1/tasks/search', { params: { query } }))
+  for await (const task of cairn.paginate('searchTasks', { params: { query } }))
     tasks[task.id] = task as Task;
   return { position, tasks };
 }

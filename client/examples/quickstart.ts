@@ -6,10 +6,10 @@ import { createClient } from '../src/index.ts';
 
 export async function quickstart(baseUrl: string, token: string) {
   const cairn = createClient({ baseUrl, token });
-  const me = await cairn.get('/v1/me');
-  const teams = await cairn.get('/v1/teams/search', { params: { query: { limit: 1 } } });
-  const team = teams.data[0] ?? (await cairn.post('/v1/teams', { body: { name: 'My team' } }));
-  const task = await cairn.post('/v1/tasks', { body: { name: 'My first task', teamId: team.id } });
+  const me = await cairn.getMe();
+  const teams = await cairn.searchTeams({ params: { query: { limit: 1 } } });
+  const team = teams.data[0] ?? (await cairn.upsertTeam({ body: { name: 'My team' } }));
+  const task = await cairn.upsertTask({ body: { name: 'My first task', teamId: team.id } });
   console.log(`${me.name} made task #${task.publicId} "${task.name}" in ${team.name}`);
   return task;
 }

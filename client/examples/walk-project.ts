@@ -6,7 +6,7 @@ import { createClient } from '../src/index.ts';
 export async function walkProject(baseUrl: string, token: string, projectId: string) {
   const cairn = createClient({ baseUrl, token });
   const names: string[] = [];
-  for await (const task of cairn.paginate('/v1/tasks/search', { params: { query: { projectId } } })) {
+  for await (const task of cairn.paginate('searchTasks', { params: { query: { projectId } } })) {
     names.push(task.name);
     console.log(`#${task.publicId} ${task.status?.name ?? ''} ${task.name}`);
   }

@@ -1,6 +1,8 @@
-// npm run generate -w client: rewrites src/openapi.ts from the current server's document.
+// npm run generate -w client: rewrites src/openapi.ts and src/operations.ts from the current server's document.
 import { writeFileSync } from 'node:fs';
-import { GENERATED, generateTypes, serverDocument } from './document.ts';
+import { GENERATED, generateOperations, generateTypes, OPERATIONS, serverDocument } from './document.ts';
 
-writeFileSync(GENERATED, await generateTypes(await serverDocument()));
-process.stdout.write(`wrote ${GENERATED}\n`);
+const doc = await serverDocument();
+writeFileSync(GENERATED, await generateTypes(doc));
+writeFileSync(OPERATIONS, generateOperations(doc));
+process.stdout.write(`wrote ${GENERATED}\nwrote ${OPERATIONS}\n`);

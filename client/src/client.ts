@@ -1,74 +1,51 @@
 // createClient: openapi-fetch over the generated types, with the house conventions written once. One
-// naming style: the HTTP method and the documented path, as curl and docs/api.md write them
-// (`cairn.get('/v1/tasks/{id}', …)`), typed by the server's own document; every call returns the answer's
-// data or throws a CairnError.
-import createFetchClient, { type FetchOptions, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+// naming style: a method per operation, named by its operationId in the server's document
+// (`cairn.upsertTask({ body })`, `cairn.getTask({ params: { path: { id } } })`), typed by that document;
+// every call returns the answer's data or throws a CairnError. `raw` is the low-level escape hatch.
+import createFetchClient, { type Middleware } from 'openapi-fetch';
+import type {
+  Answer,
+  ArgsOf,
+  CallOptions,
+  GetOperation,
+  Init,
+  Item,
+  OperationId,
+  PagedOperation,
+} from './calls.ts';
 import { errorOfResponse } from './errors.ts';
 import type { paths } from './openapi.ts';
+import { OPERATIONS, type OperationMethods } from './operations.ts';
 import { DEFAULT_RETRY, type RetryOptions, retryingFetch } from './retry.ts';
 
 export interface ClientOptions {
   /** Where Cairn answers, without `/v1` (`https://cairn.example.com`). */
   baseUrl: string;
   /** An API token. Without one, the client sends the browser's session cookie (`credentials: 'include'`). */
-  token?: string;
+  token?: string | undefined;
   /** A fetch to use instead of the global one (a test double, a proxy agent). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries of network errors, 429 and 503 (see RetryOptions), or false for none. */
-  retry?: Partial<RetryOptions> | false;
+  retry?: Partial<RetryOptions> | false | undefined;
   /** Milliseconds one attempt may take before it counts as a timeout (default 30 000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Headers sent on every request (a User-Agent of your integration, for example). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
-
-/** What every call takes beside the operation's own params and body. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Sent as `If-Match`: the update or delete happens only if the resource still has this ETag (else 412). */
-  ifMatch?: string;
-  /** The POST's Idempotency-Key; by default the client makes one per call and keeps it across retries. */
-  idempotencyKey?: string;
-}
-
-type Method = 'get' | 'post' | 'delete';
-/** The paths that have this method. */
-export type PathsWith<M extends Method> = {
-  [P in keyof paths]: paths[P][M] extends undefined | never ? never : P;
-}[keyof paths];
-type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-type SuccessStatus = 200 | 201 | 202 | 204;
-type Content<R> = R extends { content: { 'application/json': infer T } } ? T : undefined;
-/** What a call answers on success: the JSON of its 2xx response (undefined for 204). */
-export type Answer<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends {
-    responses: infer R;
-  }
-    ? Content<R[keyof R & SuccessStatus]>
-    : never;
-/** The operation's params and body (as openapi-fetch takes them), and CallOptions. */
-export type Init<P extends keyof paths, M extends Method> = FetchOptions<Operation<P, M>> & CallOptions;
-/** The init argument, optional when the operation needs no params and no body (openapi-fetch's rule). */
-type Args<P extends keyof paths, M extends Method> =
-  undefined extends MaybeOptionalInit<paths[P], M> ? [init?: Init<P, M>] : [init: Init<P, M>];
-
-/** The GET paths that answer a page (`{data, nextCursor, hasMore}`). */
-export type PagedPath = {
-  [P in PathsWith<'get'>]: Answer<P, 'get'> extends { data: unknown[]; nextCursor: unknown } ? P : never;
-}[PathsWith<'get'>];
-/** One item of a paged path's pages. */
-export type Item<P extends PagedPath> = Answer<P, 'get'> extends { data: (infer T)[] } ? T : never;
 
 export interface PaginateOptions {
   /** Items per page (the server's `limit`, 1–100; default 100). */
-  pageSize?: number;
-  signal?: AbortSignal;
+  pageSize?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
+/** What paginate takes: the operation's params (its `cursor` and `limit` are the walk's), and PaginateOptions. */
+export type PageInit<K extends PagedOperation> = Omit<Init<K>, 'signal' | 'ifMatch' | 'idempotencyKey'> &
+  PaginateOptions;
 
 /** A GET's answer with its ETag. */
-export interface Fresh<P extends PathsWith<'get'>> {
+export interface Fresh<K extends GetOperation> {
   notModified: false;
-  data: Answer<P, 'get'>;
+  data: Answer<K>;
   etag: string | undefined;
 }
 /** The resource still has the ETag that was sent (304 Not Modified): keep the copy you have. */
@@ -77,27 +54,28 @@ export interface NotModified {
   etag: string;
 }
 
-export interface CairnClient {
-  get<P extends PathsWith<'get'>>(path: P, ...init: Args<P, 'get'>): Promise<Answer<P, 'get'>>;
-  post<P extends PathsWith<'post'>>(path: P, ...init: Args<P, 'post'>): Promise<Answer<P, 'post'>>;
-  delete<P extends PathsWith<'delete'>>(path: P, ...init: Args<P, 'delete'>): Promise<Answer<P, 'delete'>>;
+export interface CairnClient extends OperationMethods {
   /**
    * A GET that revalidates: with `etag` (one an earlier answer gave), sent as `If-None-Match`, an
    * unchanged resource answers `{notModified: true}` (the server's 304, no body) and a changed one its
    * data and new ETag.
    */
-  getWithETag<P extends PathsWith<'get'>>(
-    path: P,
-    init: Init<P, 'get'> & { etag: string },
-  ): Promise<Fresh<P> | NotModified>;
+  getWithETag<K extends GetOperation>(
+    operation: K,
+    init: Init<K> & { etag: string },
+  ): Promise<Fresh<K> | NotModified>;
   /** A GET and the answer's ETag, to send back as `ifMatch` on the update (or as `etag` to revalidate). */
-  getWithETag<P extends PathsWith<'get'>>(path: P, ...init: Args<P, 'get'>): Promise<Fresh<P>>;
-  /** Every item of a list or search, page after page, following nextCursor. */
-  paginate<P extends PagedPath>(
-    path: P,
-    init?: Omit<Init<P, 'get'>, 'signal'> & PaginateOptions,
-  ): AsyncIterableIterator<Item<P>>;
-  /** The openapi-fetch client underneath (retries included, no throwing): for status and headers. */
+  getWithETag<K extends GetOperation>(operation: K, ...init: ArgsOf<Init<K>>): Promise<Fresh<K>>;
+  /** Every item of a list or search, page after page, following nextCursor: `paginate('searchTasks', …)`. */
+  paginate<K extends PagedOperation>(
+    operation: K,
+    ...init: ArgsOf<PageInit<K>>
+  ): AsyncIterableIterator<Item<K>>;
+  /**
+   * The low-level escape hatch: the openapi-fetch client underneath, called by method and path
+   * (`raw.POST('/v1/tasks', …)`), with the same retries and Idempotency-Key, answering
+   * `{data, error, response}` instead of throwing. For an answer's status and headers.
+   */
   readonly raw: ReturnType<typeof createFetchClient<paths>>;
 }
 
@@ -119,6 +97,12 @@ const idempotency: Middleware = {
   },
 };
 
+type AnyInit = CallOptions & { etag?: string; params?: { query?: object }; body?: unknown };
+type Request = (
+  operation: OperationId,
+  init: AnyInit | undefined,
+) => Promise<{ data: unknown; response: Response }>;
+
 export function createClient(options: ClientOptions): CairnClient {
   const retry =
     options.retry === false ? { ...DEFAULT_RETRY, maxAttempts: 1 } : { ...DEFAULT_RETRY, ...options.retry };
@@ -133,16 +117,9 @@ export function createClient(options: ClientOptions): CairnClient {
   });
   raw.use(idempotency);
 
-  async function call(method: Method, path: string, init: Init<never, never> | undefined) {
-    const {
-      ifMatch,
-      etag,
-      idempotencyKey,
-      headers: own,
-      ...rest
-    } = (init ?? {}) as CallOptions & { etag?: string } & Record<string, unknown> & {
-        headers?: Record<string, string>;
-      };
+  const request: Request = async (operation, init) => {
+    const [method, path] = OPERATIONS[operation];
+    const { ifMatch, etag, idempotencyKey, headers: own, ...rest } = init ?? {};
     const extra: Record<string, string> = { ...own };
     if (ifMatch !== undefined) extra['if-match'] = ifMatch;
     if (etag !== undefined) extra['if-none-match'] = etag;
@@ -154,43 +131,40 @@ export function createClient(options: ClientOptions): CairnClient {
     if (response.ok || (response.status === 304 && etag !== undefined))
       return { data: result.data, response };
     throw errorOfResponse(response, result.error);
-  }
-
-  // getWithETag's overloads are CairnClient's; this is their one body.
-  async function getWithETag(path: string, init?: CallOptions & { etag?: string }) {
-    const { data, response } = await call('get', path, init as never);
-    const etag = response.headers.get('etag') ?? undefined;
-    if (response.status === 304) return { notModified: true, etag: etag ?? init?.etag };
-    return { notModified: false, data, etag };
-  }
-
-  const client: CairnClient = {
-    raw,
-    get: async (path, ...init) => (await call('get', path, init[0] as never)).data,
-    post: async (path, ...init) => (await call('post', path, init[0] as never)).data,
-    delete: async (path, ...init) => (await call('delete', path, init[0] as never)).data,
-    getWithETag: getWithETag as unknown as CairnClient['getWithETag'],
-    paginate(path, init) {
-      return pages(call, path, init as never);
-    },
   };
-  return client;
+
+  const client = {
+    raw,
+    // getWithETag's overloads are CairnClient's; this is their one body.
+    async getWithETag(operation: OperationId, init?: AnyInit) {
+      const { data, response } = await request(operation, init);
+      const etag = response.headers.get('etag') ?? undefined;
+      if (response.status === 304) return { notModified: true, etag: etag ?? init?.etag };
+      return { notModified: false, data, etag };
+    },
+    paginate: (operation: OperationId, init?: AnyInit & PaginateOptions) => pages(request, operation, init),
+  } as Record<string, unknown>;
+  for (const operation of Object.keys(OPERATIONS) as OperationId[]) {
+    client[operation] = async (init?: AnyInit) => (await request(operation, init)).data;
+  }
+  return client as unknown as CairnClient;
 }
 
-type Call = (method: Method, path: string, init: never) => Promise<{ data: unknown }>;
-
 async function* pages(
-  call: Call,
-  path: string,
-  init: (Record<string, unknown> & PaginateOptions & { params?: { query?: object } }) | undefined,
+  request: Request,
+  operation: OperationId,
+  init: (AnyInit & PaginateOptions) | undefined,
 ): AsyncIterableIterator<never> {
   const { pageSize = 100, signal, ...rest } = init ?? {};
   let cursor: string | undefined;
   for (;;) {
     signal?.throwIfAborted();
     const query = { ...rest.params?.query, limit: pageSize, ...(cursor ? { cursor } : {}) };
-    const page = (await call('get', path, { ...rest, params: { ...rest.params, query }, signal } as never))
-      .data as { data: never[]; nextCursor: string | null; hasMore: boolean };
+    const page = (await request(operation, { ...rest, params: { ...rest.params, query }, signal })).data as {
+      data: never[];
+      nextCursor: string | null;
+      hasMore: boolean;
+    };
     for (const item of page.data) {
       yield item;
       signal?.throwIfAborted();

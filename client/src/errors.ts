@@ -55,11 +55,11 @@ export class CairnError extends Error {
   constructor(init: {
     code: ErrorCode;
     status: number;
-    title?: string;
-    detail?: string;
-    errors?: FieldError[];
-    requestId?: string;
-    retryAfter?: number;
+    title?: string | undefined;
+    detail?: string | undefined;
+    errors?: FieldError[] | undefined;
+    requestId?: string | undefined;
+    retryAfter?: number | undefined;
     cause?: unknown;
   }) {
     super(

@@ -26,10 +26,10 @@ export interface FeedPage {
 export interface SyncOptions {
   /** A stored position (a nextCursor or an event id), `latest` (from now on) or `start` (all retained). */
   from: string;
-  types?: EventType[];
+  types?: EventType[] | undefined;
   /** Events per request (1–100, default 100). */
-  pageSize?: number;
-  signal?: AbortSignal;
+  pageSize?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -81,7 +81,7 @@ export async function* syncEvents(cairn: CairnClient, options: SyncOptions): Asy
 }
 
 function read(cairn: CairnClient, after: string | undefined, options: Omit<SyncOptions, 'from'>) {
-  return cairn.get('/v1/events', {
+  return cairn.listEvents({
     params: { query: { after, type: options.types, limit: options.pageSize ?? 100 } },
     signal: options.signal,
   });

@@ -1,17 +1,23 @@
 // @cairn/client: the browser-safe entry (fetch only). Webhook verification is `@cairn/client/webhooks`.
+export type {
+  Answer,
+  Call,
+  CallOptions,
+  GetOperation,
+  Init,
+  Item,
+  MethodOf,
+  OperationId,
+  PagedOperation,
+} from './calls.ts';
 export {
-  type Answer,
   type CairnClient,
-  type CallOptions,
   type ClientOptions,
   createClient,
   type Fresh,
-  type Init,
-  type Item,
   type NotModified,
-  type PagedPath,
+  type PageInit,
   type PaginateOptions,
-  type PathsWith,
 } from './client.ts';
 export { CairnError, type ErrorCode, type FieldError, isCairnError } from './errors.ts';
 export {
@@ -24,6 +30,7 @@ export {
   syncEvents,
 } from './feed.ts';
 export type { components, operations, paths } from './openapi.ts';
+export { OPERATIONS, type OperationMethods } from './operations.ts';
 export type { RetryOptions } from './retry.ts';
 
 /** A resource's shape as the server answers it: `Schema<'Task'>`. */

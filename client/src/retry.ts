@@ -1,4 +1,5 @@
-// The fetch every call goes through: a per-attempt timeout, and retries of what is safe to send again.
+// The fetch every call goes through: a per-attempt timeout, and retries of what is safe to send again:
+// network errors, timeouts, the statuses asked for (429 and 503), and a POST's 409 "still running".
 // Hand-written (about 100 lines) rather than p-retry or ky: neither reads Retry-After and RateLimit-Reset
 // from a fetch Response *and* knows that a POST may be repeated only with its Idempotency-Key, ky would
 // replace openapi-fetch's request building, and each adds to the browser bundle. openapi-fetch's
@@ -59,6 +60,26 @@ function repeatable(request: Request): boolean {
   return request.method !== 'POST' || request.headers.has('idempotency-key');
 }
 
+/**
+ * The server's "a request with this Idempotency-Key is still running" (src/http/idempotency.ts): a 409
+ * `conflict` whose `errors` names `/headers/idempotency-key`. The first request (an attempt of ours
+ * whose answer was lost, or another process using the same key) answers shortly, and a retry with
+ * the same key then gets its answer. Any other 409 is final.
+ */
+async function stillRunning(request: Request, response: Response): Promise<boolean> {
+  if (response.status !== 409 || !request.headers.has('idempotency-key')) return false;
+  try {
+    const body = (await response.clone().json()) as { code?: unknown; errors?: { path?: unknown }[] };
+    return (
+      body.code === 'conflict' &&
+      Array.isArray(body.errors) &&
+      body.errors.some((e) => e?.path === '/headers/idempotency-key')
+    );
+  } catch {
+    return false; // not JSON: not the server's marker
+  }
+}
+
 /** `fetch` with a timeout per attempt and retries; failures without an answer become CairnErrors. */
 export function retryingFetch(
   baseFetch: typeof fetch,
@@ -68,15 +89,8 @@ export function retryingFetch(
   return async (request) => {
     const started = Date.now();
     const retries = repeatable(request);
-    // After an attempt that got no answer, the server may still be running it: a 409 to its retry is
-    // then likely the key's "still running" (docs/api.md, Retries), and is retried like a 503.
-    let unanswered = false;
-    const retryable = (res: Response) =>
-      options.statuses.includes(res.status) ||
-      (res.status === 409 &&
-        unanswered &&
-        request.headers.has('idempotency-key') &&
-        res.headers.get('idempotent-replayed') !== 'true');
+    const retryable = async (res: Response) =>
+      options.statuses.includes(res.status) || (await stillRunning(request, res));
     for (let attempt = 1; ; attempt++) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([request.signal, timeout]);
@@ -96,8 +110,7 @@ export function retryingFetch(
             })
           : new CairnError({ code: 'network_error', status: 0, detail: describe(error), cause: error });
       }
-      if (response && !retryable(response)) return response;
-      if (failure) unanswered = true;
+      if (response && !(await retryable(response))) return response;
       const wait = delayMs(attempt, response, options);
       const last =
         !retries || attempt >= options.maxAttempts || Date.now() - started + wait > options.deadlineMs;

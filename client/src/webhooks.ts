@@ -41,7 +41,7 @@ export async function verifyWebhook(
   secret: string,
   headers: HeaderBag,
   rawBody: string | Uint8Array,
-  options: { seen?: SeenIds } = {},
+  options: { seen?: SeenIds | undefined } = {},
 ): Promise<CairnEvent> {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const wanted = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;

@@ -11,7 +11,7 @@ import { startCairn } from './cairn.ts';
 
 const cairn = await startCairn({ CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
 const api = cairn.client();
-const team = await api.post('/v1/teams', { body: { name: 'Feed' } });
+const team = await api.upsertTeam({ body: { name: 'Feed' } });
 /** Every event from `from` to now, and the position to store. */
 async function drainOnce(from: string, pageSize = 100) {
   const events: { type: string; id: string; data: { id?: unknown } }[] = [];
@@ -38,14 +38,14 @@ async function drain(from: string, n = 0, pageSize = 100) {
 
 describe('syncEvents', () => {
   test('walks from the start in pages, then carries on from the stored position only', async () => {
-    const first = await api.post('/v1/tasks', { body: { name: 'First', teamId: team.id } });
+    const first = await api.upsertTask({ body: { name: 'First', teamId: team.id } });
     const all = await drain('start', 2, 1);
     assert.deepEqual(
       all.events.map((e) => e.type),
       ['team.created', 'task.created'],
     );
     assert.equal(all.events[1]!.data.id, first.id);
-    const second = await api.post('/v1/tasks', { body: { name: 'Second', teamId: team.id } });
+    const second = await api.upsertTask({ body: { name: 'Second', teamId: team.id } });
     const next = await drain(all.position, 1);
     assert.deepEqual(
       next.events.map((e) => [e.type, e.data.id]),
@@ -62,7 +62,7 @@ describe('syncEvents', () => {
 
   test('latest starts now, without the history', async () => {
     const now = await latestPosition(api);
-    const third = await api.post('/v1/tasks', { body: { name: 'Third', teamId: team.id } });
+    const third = await api.upsertTask({ body: { name: 'Third', teamId: team.id } });
     assert.deepEqual(
       (await drain(now, 1)).events.map((e) => e.data.id),
       [third.id],
@@ -75,7 +75,7 @@ describe('syncEvents', () => {
     const early = await latestPosition(api);
     const { events } = await drain('start');
     const kept = events.at(-1)!.id;
-    const gone = await api.post('/v1/tasks', { body: { name: 'Pruned', teamId: team.id } });
+    const gone = await api.upsertTask({ body: { name: 'Pruned', teamId: team.id } });
     const before = await drain(early, 1);
     assert.deepEqual(
       before.events.map((e) => e.data.id),
@@ -123,13 +123,13 @@ describe('verifyWebhook', () => {
   });
 
   test('a real delivery verifies to its typed event; a bad signature, a stale timestamp and a replay do not', async () => {
-    const made = await api.post('/v1/webhooks/subscribe', {
+    const made = await api.subscribeWebhook({
       body: { hookUrl: `${receiver.base}/hook`, event: 'task.created' },
     });
     // A new subscription is 201 {id, secret}; with an id, an update is 200 with the subscription.
     assert.ok('secret' in made);
     const { secret } = made;
-    const task = await api.post('/v1/tasks', { body: { name: 'Delivered', teamId: team.id } });
+    const task = await api.upsertTask({ body: { name: 'Delivered', teamId: team.id } });
     const [delivery] = await receiver.waitFor('/hook', 1, 10_000);
     const seen = new Set<string>();
     const event = await verifyWebhook(secret, delivery!.headers, delivery!.body, { seen });

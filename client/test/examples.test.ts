@@ -46,13 +46,13 @@ test('quickstart: the first task, in a team it makes when there is none', async 
 });
 
 test('walk-project: every task of a project across pages', async () => {
-  const team = await api.post('/v1/teams', { body: { name: 'Walkers' } });
-  const project = await api.post('/v1/projects', { body: { name: 'Long', teamId: team.id } });
+  const team = await api.upsertTeam({ body: { name: 'Walkers' } });
+  const project = await api.upsertProject({ body: { name: 'Long', teamId: team.id } });
   const names = Array.from({ length: 120 }, (_, i) => `Task ${i}`);
-  await api.post('/v1/tasks/batch', {
+  await api.batchUpsertTasks({
     body: { tasks: names.slice(0, 100).map((name) => ({ name, teamId: team.id, projectId: project.id })) },
   });
-  await api.post('/v1/tasks/batch', {
+  await api.batchUpsertTasks({
     body: { tasks: names.slice(100).map((name) => ({ name, teamId: team.id, projectId: project.id })) },
   });
   assert.deepEqual((await walkProject(cairn.baseUrl, cairn.token, project.id)).sort(), [...names].sort());
@@ -66,7 +66,7 @@ test('webhook-receiver: verifies real deliveries, refuses a forged one', async (
   const port = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
   const base = `http://127.0.0.1:${port}`;
-  const made = await api.post('/v1/webhooks/subscribe', {
+  const made = await api.subscribeWebhook({
     body: { hookUrl: `${base}/hook`, event: 'task.created' },
   });
   // A new subscription is 201 {id, secret}; with an id, an update is 200 with the subscription.
@@ -84,8 +84,8 @@ test('webhook-receiver: verifies real deliveries, refuses a forged one', async (
     pollMs: 50,
   });
   try {
-    const team = await api.post('/v1/teams', { body: { name: 'Hooked' } });
-    const task = await api.post('/v1/tasks', { body: { name: 'Hook me', teamId: team.id } });
+    const team = await api.upsertTeam({ body: { name: 'Hooked' } });
+    const task = await api.upsertTask({ body: { name: 'Hook me', teamId: team.id } });
     await eventually(async () =>
       assert.deepEqual(events.map((e) => (e.data as { id: string }).id).includes(task.id), true),
     );
@@ -108,13 +108,13 @@ test('webhook-receiver: verifies real deliveries, refuses a forged one', async (
 
 test('mirror: a first run copies every task; later runs apply the feed from the stored position', async () => {
   const file = join(dir, 'mirror.json');
-  const team = await api.post('/v1/teams', { body: { name: 'Mirrored' } });
-  const kept = await api.post('/v1/tasks', { body: { name: 'Before the mirror', teamId: team.id } });
+  const team = await api.upsertTeam({ body: { name: 'Mirrored' } });
+  const kept = await api.upsertTask({ body: { name: 'Before the mirror', teamId: team.id } });
   const first = await syncMirror(cairn.baseUrl, cairn.token, file);
   assert.equal(first.tasks[kept.id]?.name, 'Before the mirror');
-  const added = await api.post('/v1/tasks', { body: { name: 'After', teamId: team.id } });
-  await api.post('/v1/tasks', { body: { id: kept.id, name: 'Renamed' } });
-  await api.delete('/v1/tasks/{id}', { params: { path: { id: added.id } } });
+  const added = await api.upsertTask({ body: { name: 'After', teamId: team.id } });
+  await api.upsertTask({ body: { id: kept.id, name: 'Renamed' } });
+  await api.deleteTask({ params: { path: { id: added.id } } });
   await eventually(async () => {
     const state = await syncMirror(cairn.baseUrl, cairn.token, file);
     assert.equal(state.tasks[kept.id]?.name, 'Renamed');
@@ -125,7 +125,7 @@ test('mirror: a first run copies every task; later runs apply the feed from the 
 });
 
 test('import-csv: rows in chunks of the batch, each refused row reported with its line', async () => {
-  const team = await api.post('/v1/teams', { body: { name: 'Imported' } });
+  const team = await api.upsertTeam({ body: { name: 'Imported' } });
   const rows = Array.from({ length: 230 }, (_, i) => `Row ${i},${team.id},,${i % 2 === 0}`);
   // Line 1 is the header, so row i is line i + 2 until the row whose cell holds a line break.
   rows[10] = `Row 10,${team.id},"A description, with a comma
@@ -148,7 +148,7 @@ and a second line",false`; // lines 12-13
   assert.match(result.failed[1]!.error, /teamId/);
   assert.match(result.failed[2]!.error, /priority/);
   const imported: string[] = [];
-  for await (const task of cairn.client().paginate('/v1/tasks/search', {
+  for await (const task of cairn.client().paginate('searchTasks', {
     params: { query: { teamId: team.id, expand: ['none'], includeMarkdown: 'true' } },
   })) {
     imported.push(task.name);

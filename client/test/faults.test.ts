@@ -35,7 +35,7 @@ describe('answers that are not the server’s', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     });
-    const e = await failure(createClient({ baseUrl: s.baseUrl, token: 't', retry: fast }).get('/v1/me'));
+    const e = await failure(createClient({ baseUrl: s.baseUrl, token: 't', retry: fast }).getMe());
     assert.equal(e.status, 502);
     assert.equal(e.code, 'unexpected_response');
     assert.match(e.detail ?? '', /^HTTP 502 without a problem\+json body: <html>/);
@@ -47,7 +47,7 @@ describe('answers that are not the server’s', () => {
     const down = s.baseUrl;
     await s.close();
     const e = await failure(
-      createClient({ baseUrl: down, token: 't', retry: { ...fast, maxAttempts: 3 } }).get('/v1/me'),
+      createClient({ baseUrl: down, token: 't', retry: { ...fast, maxAttempts: 3 } }).getMe(),
     );
     assert.equal(e.code, 'network_error');
     assert.equal(e.status, 0);
@@ -60,12 +60,12 @@ describe('answers that are not the server’s', () => {
     });
     const started = Date.now();
     const api = createClient({ baseUrl: s.baseUrl, token: 't', timeoutMs: 200, retry: fast });
-    await api.get('/v1/me');
+    await api.getMe();
     assert.equal(s.requests.length, 2);
     assert.ok(Date.now() - started >= 200);
     const hang = await stub(() => {});
     const e = await failure(
-      createClient({ baseUrl: hang.baseUrl, token: 't', timeoutMs: 100, retry: false }).get('/v1/me'),
+      createClient({ baseUrl: hang.baseUrl, token: 't', timeoutMs: 100, retry: false }).getMe(),
     );
     assert.equal(e.code, 'timeout');
     assert.equal(e.status, 0);
@@ -79,7 +79,7 @@ describe('retries', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
-    const data = await createClient({ baseUrl: s.baseUrl, token: 't', retry: fast }).get('/v1/me');
+    const data = await createClient({ baseUrl: s.baseUrl, token: 't', retry: fast }).getMe();
     assert.deepEqual(data, { ok: true });
     const gap = s.requests[1]!.at - s.requests[0]!.at;
     assert.ok(gap >= 1000 && gap < 1800, `${gap} ms`);
@@ -91,7 +91,7 @@ describe('retries', () => {
       problem(503, 'unavailable')(res);
     });
     const e = await failure(
-      createClient({ baseUrl: s.baseUrl, token: 't', retry: { ...fast, maxAttempts: 4 } }).get('/v1/me'),
+      createClient({ baseUrl: s.baseUrl, token: 't', retry: { ...fast, maxAttempts: 4 } }).getMe(),
     );
     assert.equal(e.status, 503);
     assert.equal(e.code, 'unavailable');
@@ -110,7 +110,7 @@ describe('retries', () => {
         baseUrl: s.baseUrl,
         token: 't',
         retry: { ...fast, maxDelayMs: 10_000, deadlineMs: 2000 },
-      }).get('/v1/me'),
+      }).getMe(),
     );
     assert.equal(e.status, 503);
     assert.equal(e.retryAfter, 5);
@@ -125,32 +125,52 @@ describe('retries', () => {
       res.end('{"id":"x"}');
     });
     const api = createClient({ baseUrl: s.baseUrl, token: 't', retry: fast });
-    // biome-ignore lint/suspicious/noExplicitAny: the stub is not Cairn; the body's shape does not matter.
-    await api.post('/v1/tasks', { body: { name: 'x' } as any });
+    await api.upsertTask({ body: { name: 'x' } });
     assert.equal(s.requests.length, 2);
     const keys = s.requests.map((r) => r.headers['idempotency-key']);
     assert.match(String(keys[0]), /^[0-9a-f-]{36}$/);
     assert.equal(keys[1], keys[0]);
   });
 
-  test('after an attempt without an answer, a 409 (the key still running) is retried; a first 409 is not', async () => {
+  test('a 409 marked "still running" is retried with the same key, like a 429; any other 409 is final', async () => {
+    const running = { errors: [{ path: '/headers/idempotency-key', message: 'is still running' }] };
     const s = await stub((_req, res, nth) => {
-      if (nth === 1) return res.socket?.destroy();
-      if (nth === 2) return problem(409, 'conflict')(res);
+      if (nth <= 2) return problem(409, 'conflict', {}, running)(res);
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end('{"id":"x"}');
     });
     const api = createClient({ baseUrl: s.baseUrl, token: 't', retry: fast });
-    assert.deepEqual(await api.post('/v1/teams', { body: { name: 'x' } }), { id: 'x' });
+    assert.deepEqual(await api.upsertTeam({ body: { name: 'x' } }), { id: 'x' });
     assert.equal(s.requests.length, 3);
-    const conflict = await stub((_req, res) => problem(409, 'conflict')(res));
+    const keys = s.requests.map((r) => r.headers['idempotency-key']);
+    assert.match(String(keys[0]), /^[0-9a-f-]{36}$/);
+    assert.deepEqual(keys, [keys[0], keys[0], keys[0]]);
+
+    // Within the retry budget: still running at the last attempt gives up with the server's answer.
+    const busy = await stub((_req, res) => problem(409, 'conflict', {}, running)(res));
     const e = await failure(
-      createClient({ baseUrl: conflict.baseUrl, token: 't', retry: fast }).post('/v1/teams', {
+      createClient({ baseUrl: busy.baseUrl, token: 't', retry: { ...fast, maxAttempts: 3 } }).upsertTeam({
         body: { name: 'x' },
       }),
     );
     assert.equal(e.code, 'conflict');
-    assert.equal(conflict.requests.length, 1);
+    assert.deepEqual(e.errors, running.errors);
+    assert.equal(busy.requests.length, 3);
+
+    // A 409 without the marker (a lost race, a key whose answer cannot be replayed) is not retried,
+    // not even after an attempt that got no answer.
+    const conflict = await stub((_req, res, nth) => {
+      if (nth === 1) return res.socket?.destroy();
+      problem(409, 'conflict')(res);
+    });
+    const final = await failure(
+      createClient({ baseUrl: conflict.baseUrl, token: 't', retry: fast }).upsertTeam({
+        body: { name: 'x' },
+      }),
+    );
+    assert.equal(final.code, 'conflict');
+    assert.deepEqual(final.errors, []);
+    assert.equal(conflict.requests.length, 2);
   });
 
   test('a POST without an Idempotency-Key is sent once, whatever happens to it', async () => {
@@ -196,9 +216,9 @@ describe('a create whose answer was lost', () => {
       upstream.end(body);
     });
     const api = createClient({ baseUrl: proxy.baseUrl, token: cairn.token, retry: fast });
-    const team = await api.post('/v1/teams', { body: { name: 'Once' } });
+    const team = await api.upsertTeam({ body: { name: 'Once' } });
     assert.equal(forwarded, 2, 'the create was sent twice');
-    const teams = await cairn.client().get('/v1/teams/search');
+    const teams = await cairn.client().searchTeams();
     assert.deepEqual(
       teams.data.filter((t) => t.name === 'Once').map((t) => t.id),
       [team.id],

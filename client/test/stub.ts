@@ -36,7 +36,7 @@ export async function startStub(
 }
 
 export const problem =
-  (status: number, code: string, headers: Record<string, string> = {}) =>
+  (status: number, code: string, headers: Record<string, string> = {}, extra: object = {}) =>
   (res: ServerResponse) => {
     res.writeHead(status, { 'content-type': 'application/problem+json', ...headers });
     res.end(
@@ -47,6 +47,7 @@ export const problem =
         detail: `${code}!`,
         code,
         requestId: 'req-1',
+        ...extra,
       }),
     );
   };

@@ -5,6 +5,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { purgeKeys, releaseKey } from '../db/idempotency.ts';
 import { client, problem, setup } from '../test/helpers.ts';
+import { STILL_RUNNING } from './idempotency.ts';
 
 const f = await setup();
 const team = (await f.owner.post('/v1/teams', { name: 'Once' })).body;
@@ -137,10 +138,21 @@ describe('Idempotency-Key', () => {
       committed_at: null,
     });
     await f.database.db.insertInto('idempotency_keys').values(row(new Date().toISOString())).execute();
-    problem(
+    // Still running: the one 409 marked as worth retrying with the same key (errors names the key).
+    const busy = problem(
       await f.owner.post('/v1/tasks?expand=none', body, { 'idempotency-key': running }),
       409,
       'conflict',
+    );
+    assert.deepEqual(busy.errors, [
+      {
+        path: '/headers/idempotency-key',
+        message: 'is still running in another request; retry shortly with the same key',
+      },
+    ]);
+    assert.equal(
+      busy.detail,
+      'A request with this Idempotency-Key is still running; retry shortly with the same key',
     );
     await f.database.db
       .updateTable('idempotency_keys')
@@ -179,6 +191,7 @@ describe('Idempotency-Key', () => {
     const retry = await f.owner.post('/v1/tasks?expand=none', body, { 'idempotency-key': key });
     const problemBody = problem(retry, 409, 'conflict');
     assert.match(problemBody.detail, /was carried out, but the server stopped before its answer was kept/);
+    assert.equal(problemBody.errors, undefined, 'not marked still running: a retry cannot help');
     assert.equal(await tasksNamed('Committed once'), 1);
 
     // A batch marks its key too; a request that fails inside its transaction does not.
@@ -236,8 +249,10 @@ describe('Idempotency-Key', () => {
         f.owner.post('/v1/tasks?expand=none', body, { 'idempotency-key': key }),
       ),
     );
-    for (const a of answers)
+    for (const a of answers) {
       assert.ok(a.status === 201 || a.status === 409, `${a.status} ${JSON.stringify(a.body)}`);
+      if (a.status === 409) assert.deepEqual(a.body.errors, [STILL_RUNNING], 'a 409 here is "still running"');
+    }
     const firsts = answers.filter((a) => a.status === 201 && a.headers['idempotent-replayed'] === undefined);
     assert.equal(firsts.length, 1);
     assert.equal(await tasksNamed('Raced once'), 1);
@@ -297,6 +312,7 @@ describe('Idempotency-Key', () => {
     const again = await f.owner.post('/v1/api-tokens', { name: 'Once only' }, { 'idempotency-key': key });
     const body = problem(again, 409, 'conflict');
     assert.match(body.detail, /succeeded \(201\); its answer held a secret that is shown only once/);
+    assert.equal(body.errors, undefined, 'not marked still running: a retry cannot help');
     const stored = await f.database.db
       .selectFrom('idempotency_keys')
       .select(['status_code', 'response_body'])

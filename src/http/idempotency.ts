@@ -2,8 +2,10 @@
 // the database for 24 hours with the token, method, path and a digest of the body, so a retry from any
 // process gets the same status, headers and body without the work being done again
 // (`Idempotent-Replayed: true`). The same key with another method, path or body is 422
-// idempotency_key_reused; while the first request still runs it is 409 conflict. A 5xx is not kept (the
-// retry runs again, unless its change had committed). Keys are 1–255 visible ASCII characters.
+// idempotency_key_reused; while the first request still runs it is 409 conflict whose `errors` names
+// `/headers/idempotency-key` (STILL_RUNNING), the one 409 a client should retry with the same key
+// (@cairn/client does). A 5xx is not kept (the retry runs again, unless its change had committed). Keys
+// are 1–255 visible ASCII characters.
 //
 // The answer is stored just after the change committed, but the change marks the key committed in its
 // own transaction (context.ts `committing`). A process that dies between the two leaves a committed key
@@ -179,8 +181,24 @@ function sameRequest(seen: store.IdempotencyRow, claim: store.Claim): boolean {
   return seen.method === claim.method && seen.path === claim.path && seen.body_hash === claim.bodyHash;
 }
 
+/**
+ * The marker of "still running": the key's first request has not answered yet, so a retry with the same
+ * key shortly gets its answer. The code stays `conflict` (docs/decisions.md §6); `errors` names the key,
+ * which no other 409 does (a key whose first request committed without a kept answer, or whose answer
+ * held a secret, is a 409 without `errors`: retrying it cannot help). A member of the Problem schema
+ * every client already parses, rather than a header the document would have to declare on every 409.
+ */
+export const STILL_RUNNING = {
+  path: '/headers/idempotency-key',
+  message: 'is still running in another request; retry shortly with the same key',
+};
+
 function stillRunning(): AppError {
-  return new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+  return new AppError(
+    'conflict',
+    'A request with this Idempotency-Key is still running; retry shortly with the same key',
+    [STILL_RUNNING],
+  );
 }
 
 /** Whether an answer of this status holds a secret shown once, by the route's `secretInAnswer`. */
