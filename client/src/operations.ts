@@ -59,6 +59,11 @@ export const OPERATIONS = {
   listApiTokens: ['get', '/v1/api-tokens'],
   createApiToken: ['post', '/v1/api-tokens'],
   deleteApiToken: ['delete', '/v1/api-tokens/{id}'],
+  signIn: ['post', '/v1/auth/sign-in'],
+  signOut: ['post', '/v1/auth/sign-out'],
+  listSessions: ['get', '/v1/auth/sessions'],
+  deleteSession: ['delete', '/v1/auth/sessions/{id}'],
+  changePassword: ['post', '/v1/auth/password'],
   listCollections: ['get', '/v1/collections'],
   upsertCollection: ['post', '/v1/collections'],
   listProjectStatuses: ['get', '/v1/project-statuses'],
@@ -184,6 +189,16 @@ export interface OperationMethods {
   createApiToken: Call<'createApiToken'>;
   /** Revoke an API token (`DELETE /v1/api-tokens/{id}`). */
   deleteApiToken: Call<'deleteApiToken'>;
+  /** Sign in with an email and a password: starts a session (the cairn_session cookie) (`POST /v1/auth/sign-in`). */
+  signIn: Call<'signIn'>;
+  /** End this browser's session (if it has one) and clear its cookie (`POST /v1/auth/sign-out`). */
+  signOut: Call<'signOut'>;
+  /** The caller's live sessions, newest first (`GET /v1/auth/sessions`). */
+  listSessions: Call<'listSessions'>;
+  /** End one of the caller's sessions (this one too: its cookie is cleared) (`DELETE /v1/auth/sessions/{id}`). */
+  deleteSession: Call<'deleteSession'>;
+  /** Change the caller's password; every other session of the caller ends (`POST /v1/auth/password`). */
+  changePassword: Call<'changePassword'>;
   /** The workspace's collections, oldest first (`GET /v1/collections`). */
   listCollections: Call<'listCollections'>;
   /** Create a collection, or rename one when id is given (`POST /v1/collections`). */
