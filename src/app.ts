@@ -25,10 +25,13 @@ import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
+import { createMailer } from './mail/mailer.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
+import recoveryRoutes from './modules/auth/recovery-routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import invitationRoutes from './modules/invitations/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
 import { Project } from './modules/projects/schema.ts';
 import { RESOURCES } from './modules/registry.ts';
@@ -73,7 +76,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   registerRichText(app);
   await registerRateLimit(app, config);
 
-  await registerModules(app);
+  await registerModules(app, config);
   await registerDocs(app);
   return app as unknown as App;
 }
@@ -127,7 +130,11 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
  * One plugin per module: the resources' from the registry, in its order, then the modules that are
  * not resources. The order is the OpenAPI document's.
  */
-async function registerModules(app: FastifyInstance): Promise<void> {
+async function registerModules(app: FastifyInstance, config: Config): Promise<void> {
+  // Invitation and password-link mails (mail/mailer.ts); closing the app waits for those under way.
+  const mailer = createMailer(config, app.log);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', () => mailer.close());
   await app.register(healthRoutes);
   for (const resource of RESOURCES) {
     if (resource.routes) await app.register(resource.routes);
@@ -137,6 +144,8 @@ async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(projectStatusRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes);
+  await app.register(invitationRoutes);
+  await app.register(recoveryRoutes);
 }
 
 /** The OpenAPI document and the page that shows it, once every route is in it. */
