@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterCommit, type Context, now } from '../../context.ts';
+import { type Auth, afterCommit, type Context, now } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { transaction } from '../../db/transaction.ts';
 import type { DB, PasswordTokenPurpose } from '../../db/types.ts';
@@ -63,6 +63,36 @@ export async function issuePasswordLink(
     used_at: null,
   });
   return { url: linkUrl(publicUrl, 'reset-password', token), expiresAt };
+}
+
+/** The first start's link for the bootstrap owner to set their password (prepare.ts). */
+export function issueSetupLink(database: Database, publicUrl: string, workspaceId: string, userId: string) {
+  return transaction(database, (tx) =>
+    issuePasswordLink(tx.db, publicUrl, { workspaceId, userId, purpose: 'setup', createdById: null }),
+  );
+}
+
+/**
+ * `cairn user reset-password`: a reset link for the user with this email of the workspace `as` acts
+ * in, for the operator to pass on; null when there is no such user. The operator is trusted: no
+ * permission check, as `cairn token create`.
+ */
+export function operatorResetLink(
+  database: Database,
+  publicUrl: string,
+  as: Auth,
+  email: string,
+): Promise<PasswordLink | null> {
+  return transaction(database, async (tx) => {
+    const user = await users.findUserByEmail({ db: tx.db, workspace: as.workspace }, email);
+    if (!user) return null;
+    return issuePasswordLink(tx.db, publicUrl, {
+      workspaceId: as.workspace.id,
+      userId: user.id,
+      purpose: 'reset',
+      createdById: null,
+    });
+  });
 }
 
 /**

@@ -4,8 +4,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
+import type { FastifyBaseLogger } from 'fastify';
 import { advanceClock } from '../../clock.ts';
+import { createMailer } from '../../mail/mailer.ts';
 import { ISO_PATTERN, problem, setup, UUID_PATTERN } from '../../test/helpers.ts';
+import { requestReset } from '../auth/recovery-service.ts';
 
 const f = await setup();
 const admin = await f.newUser('admin', 'Ada Admin');
@@ -326,5 +329,45 @@ describe('POST /v1/auth/accept-invitation', () => {
     const listed = (await f.owner.get('/v1/invitations?limit=100')).body.data;
     assert.equal(listed.find((i: { id: string }) => i.id === inv.id).state, 'revoked');
     assert.equal((await accept(tokenOf(fresh.url), 'Late')).status, 200);
+  });
+});
+
+describe('password links without SMTP', () => {
+  test("an owner's link is in the answer only (emailed: false)", async () => {
+    const res = await f.owner.post(`/v1/users/${member.id}/password-reset`);
+    assert.equal(res.status, 201);
+    assert.equal(res.body.emailed, false);
+    assert.match(res.body.url, /^http:\/\/cairn\.test\/reset-password\//);
+  });
+
+  test('a self-service request is answered alike, makes no link, and is logged for the operator', async () => {
+    const count = async () =>
+      (await f.database.db.selectFrom('password_tokens').select('id').execute()).length;
+    const before = await count();
+    const res = await f.anonymous.post('/v1/auth/password-reset', { email: 'milo-nobody@acme.test' });
+    assert.equal(res.status, 202);
+    const known = await f.anonymous.post('/v1/auth/password-reset', { email: 'olive@acme.test' });
+    assert.deepEqual([known.status, known.body], [202, res.body]);
+    await f.app.mailer.idle();
+    assert.equal(await count(), before);
+
+    // What the operator reads: who asked, and how to make them a link; never a token.
+    const logged: [string, Record<string, unknown>, string][] = [];
+    const log = Object.fromEntries(
+      ['warn', 'error', 'info'].map((level) => [
+        level,
+        (o: Record<string, unknown>, m: string) => logged.push([level, o, m]),
+      ]),
+    ) as unknown as FastifyBaseLogger;
+    const mailer = createMailer({ smtpUrl: undefined, mailFrom: 'x@y.test' }, log);
+    requestReset(f.database, { publicUrl: 'http://cairn.test', mailer }, log, { email: 'OLIVE@acme.test' });
+    requestReset(f.database, { publicUrl: 'http://cairn.test', mailer }, log, { email: 'nobody@acme.test' });
+    await mailer.idle();
+    assert.deepEqual(
+      logged.map(([level, o]) => [level, o]),
+      [['warn', { email: 'olive@acme.test', workspaceId: f.ws.workspace.id, userId: f.ws.user.id }]],
+    );
+    assert.match(logged[0]![2], /CAIRN_SMTP_URL is not set.*cairn user reset-password --email/);
+    assert.equal(await count(), before);
   });
 });
