@@ -291,6 +291,9 @@ export async function fingerprint(database: Database): Promise<string> {
     'webhook_replays',
     'events',
     'counters',
+    'invitations',
+    'password_tokens',
+    'sessions',
   ];
   const parts = tables.map((t) => `(select count(*) from ${t}) as ${t}`);
   const changed = [

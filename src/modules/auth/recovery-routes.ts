@@ -3,7 +3,6 @@
 // the proof, and the address budget of the rate limit applies. The owner's link for a person is an
 // ordinary authenticated route.
 import type { FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
 import { inTransaction } from '../../context.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
@@ -29,12 +28,6 @@ declare module 'fastify' {
 }
 
 const tags = ['auth'];
-
-/** The error answers of a route without credentials: no 401. */
-function publicErrors(): Record<number, TSchema> {
-  const { 401: _, ...rest } = errors('invalid_token');
-  return rest;
-}
 
 // Self-service reset requests, in an hour: per email (whoever asks: a stranger cannot flood someone's
 // mailbox) and per address (one client cannot walk through many emails).
@@ -91,7 +84,7 @@ export default async function recoveryRoutes(app: App): Promise<void> {
         summary: 'Accept an invitation: become a user of its workspace with its role, and be signed in',
         security: [],
         body: AcceptInvitationBody,
-        response: { 200: SignedIn, ...publicErrors() },
+        response: { 200: SignedIn, ...errors('invalid_token') },
       },
     },
     async (request, reply) => {
@@ -121,7 +114,7 @@ export default async function recoveryRoutes(app: App): Promise<void> {
           'Ask for a password link by email: 202 whether or not the email belongs to anyone; mailed when SMTP is set',
         security: [],
         body: PasswordResetRequestBody,
-        response: { 202: PasswordResetRequested, ...publicErrors() },
+        response: { 202: PasswordResetRequested, ...errors('invalid_token') },
       },
     },
     async (request, reply) => {
@@ -143,7 +136,7 @@ export default async function recoveryRoutes(app: App): Promise<void> {
         summary: 'Set a password through a one-time link; signs the person out everywhere',
         security: [],
         body: ResetPasswordBody,
-        response: { 204: Empty, ...publicErrors() },
+        response: { 204: Empty, ...errors('invalid_token') },
       },
     },
     async (request, reply) => {
