@@ -28,7 +28,7 @@ import { endSessions, hashSecret, type StartedSession, startSession } from './se
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long a link lives: a reset link an hour; the first start's setup link a day (the operator reads it). */
-export const LINK_LIFETIME_MS: Record<PasswordTokenPurpose, number> = { reset: HOUR_MS, setup: 24 * HOUR_MS };
+const LINK_LIFETIME_MS: Record<PasswordTokenPurpose, number> = { reset: HOUR_MS, setup: 24 * HOUR_MS };
 
 export interface PasswordLink {
   url: string;
@@ -43,7 +43,7 @@ async function newPasswordHash(password: string): Promise<string> {
 }
 
 /** Stores a new link for a user, without any permission check (the callers decide who may). */
-export async function issuePasswordLink(
+async function issuePasswordLink(
   db: Kysely<DB>,
   publicUrl: string,
   target: { workspaceId: string; userId: string; purpose: PasswordTokenPurpose; createdById: string | null },

@@ -14,7 +14,7 @@ import {
 
 const STATES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationState = (typeof STATES)[number];
-export const InvitationStateSchema = StringEnum(STATES, {
+const InvitationStateSchema = StringEnum(STATES, {
   description:
     'pending: its link works; accepted: the person joined; revoked: an owner revoked it, or a newer invitation of the same email replaced it; expired: 7 days passed',
 });

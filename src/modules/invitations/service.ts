@@ -21,7 +21,7 @@ import type { InvitationRow } from './repository.ts';
 import * as repo from './repository.ts';
 import type { InvitationCreateBody, InvitationState } from './schema.ts';
 
-export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 function mustManage(ctx: Context): void {
   if (!canManageInvitations(ctx.actor)) throw forbidden('Only owners invite people and see invitations');
