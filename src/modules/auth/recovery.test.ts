@@ -148,6 +148,17 @@ describe('the reset flow', () => {
     assert.deepEqual(unused, []);
   });
 
+  test('one link used by several at the same moment: one 204, the others refused', async () => {
+    const user = await person('pia@acme.test');
+    const token = await askForLink('pia@acme.test');
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => reset(token, `racing passphrase number ${i}`)),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [204, 400, 400, 400]);
+    for (const a of answers.filter((x) => x.status === 400)) problem(a, 400, 'invalid_token');
+    assert.match(String(await passwordHashOf(user.id)), /^\$argon2id\$/);
+  });
+
   test('an unknown email gets the same answer, and nothing is sent or stored', async () => {
     const tokens = async () =>
       (await f.database.db.selectFrom('password_tokens').select('id').execute()).length;

@@ -72,6 +72,13 @@ describe('POST /v1/invitations', () => {
     problem(await f.anonymous.get('/v1/invitations'), 401, 'unauthenticated');
   });
 
+  test('the link is shown once: a retry with the same Idempotency-Key is 409, not a replay', async () => {
+    const headers = { 'idempotency-key': 'invite-once' };
+    const body = { email: 'once@acme.test', role: 'member' };
+    assert.equal((await f.owner.post('/v1/invitations', body, headers)).status, 201);
+    problem(await f.owner.post('/v1/invitations', body, headers), 409, 'conflict');
+  });
+
   test("an email that is already a member's is 409, naming it", async () => {
     const res = problem(
       await f.owner.post('/v1/invitations', { email: 'OLIVE@acme.test', role: 'member' }),
