@@ -11,6 +11,7 @@ import { AppError } from './http/errors.ts';
 import { isUuid } from './http/ids.ts';
 import { loggerOptions } from './log.ts';
 import { issueTokenForEmail } from './modules/api-tokens/service.ts';
+import { operatorResetLink } from './modules/auth/recovery-service.ts';
 import { startWebhookWorker } from './modules/webhooks/worker.ts';
 import { createWorkspace, workspaceOwner } from './modules/workspaces/service.ts';
 import { seed } from './seed/seed.ts';
@@ -27,6 +28,10 @@ commands:
   token create --user EMAIL [--name N] [--workspace ID]
                                             a new API token for an existing user of the workspace
                                             (default: the first); prints {token, id}
+  user reset-password --email E [--workspace ID]
+                                            a one-time link that sets the password of the user with
+                                            this email (default workspace: the first); valid an
+                                            hour; prints {url, expiresAt}
   seed --tasks N [--workspace ID] [--seed S]
                                             fill a workspace (default: the first) with demo data
   worker                                    deliver webhooks until SIGTERM (for a server running
@@ -145,6 +150,30 @@ async function main(argv: string[]): Promise<void> {
       const issued = await inTransaction(database, owner, (ctx) => issueTokenForEmail(ctx, email, name));
       if (!issued) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
       process.stdout.write(`${JSON.stringify({ token: issued.token, id: issued.row.id })}\n`);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+
+  if (command === 'user' && sub === 'reset-password') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { email: { type: 'string' }, workspace: { type: 'string' } },
+      strict: true,
+    });
+    const email = values.email?.trim();
+    if (!email) fail('user reset-password needs --email EMAIL', 2);
+    if (values.workspace !== undefined && !isUuid(values.workspace))
+      fail(`no workspace ${values.workspace}`, 2);
+    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
+    try {
+      await migrateToLatest(database);
+      const owner = await workspaceOwner(database, values.workspace);
+      if (!owner) fail(values.workspace ? `no workspace ${values.workspace}` : 'no workspace yet', 2);
+      const link = await operatorResetLink(database, config.publicUrl, owner, email);
+      if (!link) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
+      process.stdout.write(`${JSON.stringify(link)}\n`);
     } finally {
       await database.close();
     }

@@ -30,6 +30,8 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     renderBudgetMs: 10_000,
     metricsPort: undefined,
     metricsToken: undefined,
+    smtpUrl: undefined,
+    mailFrom: 'Cairn <no-reply@127.0.0.1>',
   });
 });
 
@@ -57,6 +59,8 @@ test('reads every variable', () => {
     CAIRN_SIGN_IN_ADDRESS_FAILURES: '50',
     CAIRN_SIGN_IN_LOCKOUT_SECONDS: '60',
     CAIRN_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+    CAIRN_SMTP_URL: 'smtps://cairn:secret@mail.example.com:465',
+    CAIRN_MAIL_FROM: 'Acme Cairn <cairn@acme.example>',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
@@ -75,6 +79,12 @@ test('reads every variable', () => {
   assert.deepEqual([c.signInAccountFailures, c.signInAddressFailures, c.signInLockoutSeconds], [5, 50, 60]);
   assert.deepEqual(c.trustProxy, ['10.0.0.0/8', '127.0.0.1']);
   assert.equal(loadConfig({ CAIRN_TRUST_PROXY: 'TRUE' }).trustProxy, true);
+  assert.equal(c.smtpUrl, 'smtps://cairn:secret@mail.example.com:465');
+  assert.equal(c.mailFrom, 'Acme Cairn <cairn@acme.example>');
+  assert.equal(
+    loadConfig({ CAIRN_PUBLIC_URL: 'https://cairn.example.com' }).mailFrom,
+    'Cairn <no-reply@cairn.example.com>',
+  );
 });
 
 test('a bad value names its variable', () => {
@@ -101,6 +111,8 @@ test('a bad value names its variable', () => {
     [{ CAIRN_SIGN_IN_LOCKOUT_SECONDS: '100000' }, 'CAIRN_SIGN_IN_LOCKOUT_SECONDS'],
     [{ CAIRN_TRUST_PROXY: 'the load balancer' }, 'CAIRN_TRUST_PROXY'],
     [{ CAIRN_TRUST_PROXY: '0' }, 'CAIRN_TRUST_PROXY'],
+    [{ CAIRN_SMTP_URL: 'http://mail.example.com' }, 'CAIRN_SMTP_URL'],
+    [{ CAIRN_MAIL_FROM: 'nobody' }, 'CAIRN_MAIL_FROM'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

@@ -52,6 +52,10 @@ export interface Config {
   metricsPort: number | undefined;
   /** GET /metrics on the main port, behind this bearer token (off when undefined). */
   metricsToken: string | undefined;
+  /** Where invitation and password-reset mails go out (smtp:// or smtps://); none: nothing is mailed. */
+  smtpUrl: string | undefined;
+  /** The mails' From: CAIRN_MAIL_FROM, or `Cairn <no-reply@host of the public URL>`. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -151,6 +155,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== undefined && (metricsToken.length < 32 || /\s/.test(metricsToken))) {
     throw new ConfigError('CAIRN_METRICS_TOKEN', 'must be at least 32 characters, without spaces');
   }
+  const mailFrom = value(env, 'CAIRN_MAIL_FROM') ?? `Cairn <no-reply@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom)) {
+    throw new ConfigError('CAIRN_MAIL_FROM', 'expected an address, or Name <address>');
+  }
 
   return {
     host,
@@ -181,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
         ? undefined
         : integer(env, 'CAIRN_METRICS_PORT', 0, 0, 65535),
     metricsToken,
+    smtpUrl: url(env, 'CAIRN_SMTP_URL', /^smtps?:$/, 'smtp://user:password@host:port or smtps://…'),
+    mailFrom,
   };
 }
 

@@ -31,6 +31,18 @@ const NOT_EXERCISED: Record<string, { reason: string; takesIfMatch: boolean }> =
   signOut: { reason: 'refuses If-Match with 400: a session has no version', takesIfMatch: false },
   deleteSession: { reason: 'refuses If-Match with 400: a session has no version', takesIfMatch: false },
   changePassword: { reason: 'refuses If-Match with 400: a password has no version', takesIfMatch: false },
+  acceptInvitation: {
+    reason: 'no credentials: the link is the proof, no version to compare',
+    takesIfMatch: false,
+  },
+  requestPasswordReset: {
+    reason: 'no credentials, and changes no resource of the caller',
+    takesIfMatch: false,
+  },
+  resetPassword: {
+    reason: 'no credentials: the link is the proof, no version to compare',
+    takesIfMatch: false,
+  },
 };
 
 interface Attempt {
@@ -97,6 +109,14 @@ function on(make: () => Promise<{ id: string; tag: string }>, path: (id: string)
 const EXERCISED: Record<string, () => Promise<Attempt[]>> = {
   upsertUser: upsert('/v1/users', () => ({ name: unique('User'), email: `u${++counter}@acme.test` })),
   createApiToken: async () => [{ url: '/v1/api-tokens', body: { name: 'Token' } }],
+  createInvitation: async () => [
+    { url: '/v1/invitations', body: { email: `invited${++counter}@acme.test`, role: 'member' } },
+  ],
+  revokeInvitation: on(
+    () => made('/v1/invitations', { email: `revoked${++counter}@acme.test`, role: 'member' }),
+    (id) => `/v1/invitations/${id}`,
+  ),
+  createPasswordLink: async () => [{ url: `/v1/users/${f.ws.user.id}/password-reset` }],
   deleteApiToken: on(
     () => made('/v1/api-tokens', { name: 'Doomed token' }),
     (id) => `/v1/api-tokens/${id}`,

@@ -64,7 +64,8 @@ function byPath(fixtures: Fixtures): Record<string, string> {
 }
 
 /**
- * Id routes of what is not a resource of the registry (webhook subscriptions, API tokens, sessions), and
+ * Id routes of what is not a resource of the registry (webhook subscriptions, API tokens, sessions,
+ * invitations: owners only, so to a member or a guest every id is the same 403), and
  * GET /v1/users/{id}: users are in the registry for their search index only, without id routes.
  */
 async function seedOthers(as: Client, hookBase: string, signedIn: Client): Promise<Record<string, string>> {
@@ -76,6 +77,7 @@ async function seedOthers(as: Client, hookBase: string, signedIn: Client): Promi
       event: 'task.created',
     }),
     'api-tokens': await made(as, '/v1/api-tokens', { name: 'Iso token' }),
+    invitations: await made(as, '/v1/invitations', { email: 'iso-invitee@elsewhere.test', role: 'member' }),
   };
 }
 
@@ -214,6 +216,35 @@ describe('isolation, generated from the route table', () => {
       assert.ok(byPublicId >= 10, `only ${byPublicId} comparisons by publicId`);
     });
   }
+
+  // Owners see every team of their workspace, so only another workspace's ids are compared here; owner-only
+  // routes (invitations, a person's password link) reach their lookup only for an owner.
+  test("to an owner, another workspace's ids answer exactly as a missing id", async () => {
+    const compared: string[] = [];
+    for (const op of operations) {
+      const id = (foreign as Record<string, string>)[op.kind];
+      if (!id) continue;
+      const call = async (ref: string) => {
+        const url = op.path
+          .replace('{id}', ref)
+          .replace('{deliveryId}', MISSING)
+          .replace('{reaction}', 'thumbsup');
+        if (op.method === 'GET') return f.owner.get(url);
+        if (op.method === 'DELETE') return f.owner.delete(url);
+        return f.owner.post(url, {});
+      };
+      const missing = normalized(await call(MISSING));
+      assert.ok(missing.status >= 400, `${op.method} ${op.path} with a missing id: ${missing.status}`);
+      assert.deepEqual(
+        normalized(await call(id)),
+        missing,
+        `${op.method} ${op.path} with another workspace's id differs`,
+      );
+      compared.push(`${op.method} ${op.path}`);
+    }
+    assert.ok(compared.includes('DELETE /v1/invitations/{id}'), compared.join(', '));
+    assert.ok(compared.includes('POST /v1/users/{id}/password-reset'), compared.join(', '));
+  });
 
   test('names of things out of sight are not found by any search, and totals do not count them', async () => {
     // Every text field of every resource's search route, from the registry, as a member and a guest.

@@ -1,8 +1,9 @@
 // What a server loads is what its requests need: the libraries of paths it may never take are loaded
 // on first use (docs/performance.md, "Start-up and idle memory"). The Markdown and HTML converters run
-// in the render pool's threads, undici with the first webhook delivery, pg for a PostgreSQL URL. This
-// records every module name resolved while a server is built and answers a write, and fails when one
-// of them is loaded up front again. (One process per test file: nothing else has loaded them here.)
+// in the render pool's threads, undici with the first webhook delivery, pg for a PostgreSQL URL,
+// nodemailer with the first mail. This records every module name resolved while a server is built and
+// answers a write, and fails when one of them is loaded up front again. (One process per test file:
+// nothing else has loaded them here.)
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { registerHooks } from 'node:module';
@@ -18,7 +19,7 @@ registerHooks({
   },
 });
 
-const LAZY = ['markdown-it', 'sanitize-html', 'turndown', 'undici', 'pg'];
+const LAZY = ['markdown-it', 'sanitize-html', 'turndown', 'undici', 'pg', 'nodemailer'];
 
 test('a server on SQLite loads no converter, webhook client or PostgreSQL driver until one is used', async () => {
   const { buildApp } = await import('./app.ts');

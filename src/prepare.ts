@@ -1,9 +1,11 @@
-// What happens once before serving: migrations, and on an empty database the first workspace and its owner's
-// token (docs/decisions.md §1). `npm start` runs it in its own process; `npm run start:cluster` runs it in
-// the primary before any worker starts, so that workers never race to bootstrap.
+// What happens once before serving: migrations, and on an empty database the first workspace, its owner's
+// token and a one-time link for the owner to set a password (docs/decisions.md §1). `npm start` runs it
+// in its own process; `npm run start:cluster` runs it in the primary before any worker starts, so that
+// workers never race to bootstrap.
 import type { Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { issueSetupLink } from './modules/auth/recovery-service.ts';
 import { bootstrap } from './modules/workspaces/service.ts';
 
 export async function prepare(config: Config, fail: (message: string) => never): Promise<void> {
@@ -22,8 +24,12 @@ export async function prepare(config: Config, fail: (message: string) => never):
       const line = config.bootstrapToken
         ? 'Bootstrap API token: (the value of CAIRN_BOOTSTRAP_TOKEN)'
         : `Bootstrap API token: ${created.token}`;
+      // The owner's password, for the web app: a setup link, which works as a reset link does
+      // (modules/auth/recovery-service.ts). Printed, never logged, like the token.
+      const setup = await issueSetupLink(database, config.publicUrl, created.workspace.id, created.user.id);
       process.stdout.write(
-        `Created workspace "${created.workspace.name}" with owner ${created.user.email}\n${line}\n`,
+        `Created workspace "${created.workspace.name}" with owner ${created.user.email}\n${line}\n` +
+          `Setup link: ${setup.url} (sets the owner's password; works once, until ${setup.expiresAt})\n`,
       );
     }
   } finally {

@@ -77,6 +77,13 @@ export const OPERATIONS = {
   unsubscribeWebhook: ['delete', '/v1/webhooks/subscribe/{id}'],
   listWebhookDeliveries: ['get', '/v1/webhooks/subscribe/{id}/deliveries'],
   retryWebhookDelivery: ['post', '/v1/webhooks/subscribe/{id}/deliveries/{deliveryId}/retry'],
+  createInvitation: ['post', '/v1/invitations'],
+  listInvitations: ['get', '/v1/invitations'],
+  revokeInvitation: ['delete', '/v1/invitations/{id}'],
+  acceptInvitation: ['post', '/v1/auth/accept-invitation'],
+  requestPasswordReset: ['post', '/v1/auth/password-reset'],
+  resetPassword: ['post', '/v1/auth/reset-password'],
+  createPasswordLink: ['post', '/v1/users/{id}/password-reset'],
 } as const satisfies Record<keyof operations, readonly ['get' | 'post' | 'delete', keyof paths]>;
 
 /** A method per operation, named by its operationId: `cairn.upsertTask({ body })`. */
@@ -225,4 +232,18 @@ export interface OperationMethods {
   listWebhookDeliveries: Call<'listWebhookDeliveries'>;
   /** Send an attempt's event again (queued; the delivery log shows the outcome) (`POST /v1/webhooks/subscribe/{id}/deliveries/{deliveryId}/retry`). */
   retryWebhookDelivery: Call<'retryWebhookDelivery'>;
+  /** Invite someone by email with a role (owners); the answer holds the one-time link, mailed too when SMTP is set (`POST /v1/invitations`). */
+  createInvitation: Call<'createInvitation'>;
+  /** The workspace's invitations, newest first (owners); never their links (`GET /v1/invitations`). */
+  listInvitations: Call<'listInvitations'>;
+  /** Revoke an invitation (owners): its link stops working (`DELETE /v1/invitations/{id}`). */
+  revokeInvitation: Call<'revokeInvitation'>;
+  /** Accept an invitation: become a user of its workspace with its role, and be signed in (`POST /v1/auth/accept-invitation`). */
+  acceptInvitation: Call<'acceptInvitation'>;
+  /** Ask for a password link by email: 202 whether or not the email belongs to anyone; mailed when SMTP is set (`POST /v1/auth/password-reset`). */
+  requestPasswordReset: Call<'requestPasswordReset'>;
+  /** Set a password through a one-time link; signs the person out everywhere (`POST /v1/auth/reset-password`). */
+  resetPassword: Call<'resetPassword'>;
+  /** Make a one-time password link for a person (owners); mailed to them too when SMTP is set (`POST /v1/users/{id}/password-reset`). */
+  createPasswordLink: Call<'createPasswordLink'>;
 }

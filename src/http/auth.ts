@@ -91,6 +91,9 @@ export function registerAuth(app: FastifyInstance, database: Database, publicUrl
   const failures = new WeakMap<FastifyRequest, AppError>();
   app.addHook('onRequest', async (request) => {
     if (request.is404 || !request.routeOptions.url?.startsWith('/v1/')) return;
+    // A route marked `config: { public: true }` takes no credentials (sign-in and sign-out, accepting an
+    // invitation, the password links): request.auth stays null, so it is rate-limited by address; a
+    // browser's write to it is still held to the origin rule.
     if (request.routeOptions.config.public) {
       const refused = foreignOrigin(request, ownOrigin);
       if (refused) failures.set(request, refused);

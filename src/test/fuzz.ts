@@ -291,6 +291,8 @@ export async function fingerprint(database: Database): Promise<string> {
     'webhook_replays',
     'events',
     'counters',
+    'invitations',
+    'password_tokens',
     // Sign-in is public and fuzzed too: a refused one must start no session.
     'sessions',
   ];

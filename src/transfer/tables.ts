@@ -39,6 +39,8 @@ const ORDER: (TableSpec | keyof DB)[] = [
   { name: 'api_tokens', order: ['id'] },
   // Signed-in browsers travel like API tokens: a move keeps people signed in.
   { name: 'sessions', order: ['id'] },
+  // Invitations travel: a pending one's link still works after the move (its hash moves with it).
+  { name: 'invitations', order: ['id'] },
   'groups',
   'group_members',
   'task_statuses',
@@ -81,11 +83,12 @@ export const TABLES: readonly TableSpec[] = ordered();
 /**
  * Tables that stay behind: this installation's own settings (the cursor secret: cursors of the old
  * database do not open on the new one), idempotency keys (a day's retry window, bound to the old
- * database's answers), and what the databases keep for themselves (migrations, search indexes).
+ * database's answers), one-time password links (an hour's life; a person asks again), and what the databases keep for themselves (migrations, search indexes).
  */
 export const NOT_EXPORTED = [
   'instance_settings',
   'idempotency_keys',
+  'password_tokens',
   'kysely_migration',
   'kysely_migration_lock',
   'tasks_fts_terms',
