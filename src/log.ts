@@ -23,10 +23,17 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
     {
       method: request.method,
       route: request.routeOptions.url ?? null,
-      url: request.url,
+      url: withoutLinkToken(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     },
     'request',
   );
+}
+
+/** The web app's one-time link pages carry their token in the path (`/invite/<token>`): never logged. */
+const LINK_PAGE = /^(\/(?:invite|reset-password)\/)[^/?#]+/;
+
+export function withoutLinkToken(url: string): string {
+  return url.replace(LINK_PAGE, '$1****');
 }

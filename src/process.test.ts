@@ -231,6 +231,8 @@ test('logs: one JSON line per request, level names, no duplicate keys, no secret
     assert.equal((await fetch(`${server.url}/v1/me`, { headers: auth })).status, 200);
     assert.equal((await fetch(`${server.url}/v1/teams/${randomUUID()}`, { headers: auth })).status, 404);
     assert.equal((await fetch(`${server.url}/v1/me`)).status, 401);
+    // A one-time link's page: its token never reaches the log.
+    await fetch(`${server.url}/invite/linktoken${'x'.repeat(30)}?from=mail`);
   } finally {
     server.child.kill('SIGTERM');
   }
@@ -255,9 +257,12 @@ test('logs: one JSON line per request, level names, no duplicate keys, no secret
       ['info', 'GET', '/v1/me', 200],
       ['info', 'GET', '/v1/teams/:id', 404],
       ['info', 'GET', '/v1/me', 401],
+      ['info', 'GET', null, 404],
     ],
   );
   for (const e of requests) assert.equal(typeof e.reqId, 'string');
+  assert.ok(!server.output().includes('linktoken'), 'link tokens never reach the logs');
+  assert.ok(requests.some((e) => e.url === '/invite/****?from=mail'));
   assert.equal(entries.filter((e) => /incoming request|request completed/.test(e.msg)).length, 0);
   assert.ok(secret && !server.output().includes(secret), 'tokens never reach the logs');
 });

@@ -12,7 +12,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 /** Counts every request by route template; on the main port, /metrics when a token is configured. */
 export function registerMetrics(app: FastifyInstance, config: Config): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     httpInFlight.inc();
     // 'close' comes once per response, answered or cut off, where onResponse misses an aborted one.
     reply.raw.once('close', () => httpInFlight.dec());
