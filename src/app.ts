@@ -25,6 +25,7 @@ import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
+import { registerWebApp } from './http/web-app.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
@@ -75,6 +76,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   await registerModules(app);
   await registerDocs(app);
+  // Last: the web app's pages answer the GETs that nothing above did (http/web-app.ts).
+  await registerWebApp(app);
   return app as unknown as App;
 }
 
