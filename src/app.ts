@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { cursorSecret } from './db/settings.ts';
@@ -20,13 +21,15 @@ import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { BODY_LIMIT, registerJsonBodies } from './http/json-body.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { openRateLimitStore, registerRateLimit } from './http/rate-limit.ts';
 import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
 import { registerWebApp } from './http/web-app.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
+import authRoutes from './modules/auth/routes.ts';
+import { SESSION_COOKIE } from './modules/auth/sessions.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -67,14 +70,15 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   // Before the routes: the OpenAPI document is gathered as they are added.
   await registerOpenApi(app, config);
 
-  registerAuth(app, database);
+  registerAuth(app, database, config.publicUrl);
   registerEtags(app);
   registerIdempotency(app, database);
   setRenderBudget(config.renderBudgetMs);
   registerRichText(app);
-  await registerRateLimit(app, config);
+  const redis = await openRateLimitStore(app, config);
+  await registerRateLimit(app, config, redis);
 
-  await registerModules(app);
+  await registerModules(app, redis);
   await registerDocs(app);
   // Last: the web app's pages answer the GETs that nothing above did (http/web-app.ts).
   await registerWebApp(app);
@@ -117,8 +121,14 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
       openapi: '3.1.0',
       info: { title: 'Cairn API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      // Either credential: an API token, or the cookie a sign-in sets (http/auth.ts).
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        },
+      },
+      security: [{ bearer: [] }, { cookie: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: documentRoute,
@@ -130,12 +140,13 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
  * One plugin per module: the resources' from the registry, in its order, then the modules that are
  * not resources. The order is the OpenAPI document's.
  */
-async function registerModules(app: FastifyInstance): Promise<void> {
+async function registerModules(app: FastifyInstance, redis: Redis | undefined): Promise<void> {
   await app.register(healthRoutes);
   for (const resource of RESOURCES) {
     if (resource.routes) await app.register(resource.routes);
   }
   await app.register(apiTokenRoutes);
+  await app.register(authRoutes, { redis });
   await app.register(collectionRoutes);
   await app.register(projectStatusRoutes);
   await app.register(eventRoutes);

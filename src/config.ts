@@ -15,6 +15,12 @@ export interface Config {
   rateLimitUnauthenticated: number;
   /** Text searches a minute per token, a budget of their own. */
   rateLimitSearch: number;
+  /** Failed sign-ins for one email within signInLockoutSeconds before it is locked (auth/lockout.ts). */
+  signInAccountFailures: number;
+  /** Failed sign-ins from one address within signInLockoutSeconds before it is locked. */
+  signInAddressFailures: number;
+  /** The window failures are counted in, and how long a lockout lasts from the last failure. */
+  signInLockoutSeconds: number;
   webhookAllowPrivate: boolean;
   /** Days events and delivery attempts are kept (the feed's reach). */
   webhookRetentionDays: number;
@@ -119,6 +125,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: integer(env, 'CAIRN_RATE_LIMIT', 1000, 1, 1_000_000),
     rateLimitUnauthenticated: integer(env, 'CAIRN_RATE_LIMIT_UNAUTHENTICATED', 100, 1, 1_000_000),
     rateLimitSearch: integer(env, 'CAIRN_RATE_LIMIT_SEARCH', 300, 1, 1_000_000),
+    signInAccountFailures: integer(env, 'CAIRN_SIGN_IN_ACCOUNT_FAILURES', 10, 1, 1_000_000),
+    signInAddressFailures: integer(env, 'CAIRN_SIGN_IN_ADDRESS_FAILURES', 100, 1, 1_000_000),
+    signInLockoutSeconds: integer(env, 'CAIRN_SIGN_IN_LOCKOUT_SECONDS', 900, 1, 86_400),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
     webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),

@@ -16,6 +16,7 @@ export interface Actor {
   name: string;
   email: string;
   role: WorkspaceRole;
+  /** The credential's id: the API token's, or the session's when signed in with the cookie. */
   tokenId: string;
 }
 
@@ -29,6 +30,12 @@ export interface WorkspaceRef {
 export interface Auth {
   actor: Actor;
   workspace: WorkspaceRef;
+  /**
+   * Present when the request was signed in with the session cookie rather than an API token
+   * (http/auth.ts): the session's id (also the actor's tokenId), and its new expiry when this request
+   * renewed it (the answer then carries the cookie again).
+   */
+  session?: { id: string; renewedUntil?: string };
   /** The versions the request's If-Match expects of the resource it changes (preconditions.ts). */
   expected?: Expected;
   /** The Idempotency-Key the request holds: its change marks it committed (http/idempotency.ts). */

@@ -2,15 +2,16 @@
 // (its method, its statuses, the shape of its answer) so that a new route gets them without saying so:
 //  - statuses: 304 on a GET whose answer carries an ETag; 409 and 422 on every POST (an
 //    Idempotency-Key still running or reused, a constraint lost to a concurrent write) and 409 on every
-//    DELETE (the constraint); 412 comes from conventions.ts (every write but the batch);
+//    DELETE (the constraint); 403 on every POST and DELETE (signed in with the session cookie, from a
+//    page of another origin: http/auth.ts); 412 comes from conventions.ts (every write but the batch);
 //  - request headers: If-None-Match where the GET's answer carries an ETag (not on lists),
 //    Idempotency-Key on every POST, If-Match only where the write changes an existing resource (it
 //    answers 200 or 204): a create (201 alone) or a queued retry (202) compares nothing, so If-Match
 //    there is always 412 (preconditions.ts settleIfMatch) and is not offered;
 //  - response headers: X-Request-Id on every answer, RateLimit-* on every /v1 answer, ETag where the
 //    answer is a single resource (http/etag.ts), Location on a 201 whose resource can be read by id,
-//    Idempotent-Replayed on a POST's answers, Retry-After on 429 and 503, WWW-Authenticate on 401 and
-//    Allow on 405.
+//    Idempotent-Replayed on a POST's answers, Retry-After on 429 and 503, WWW-Authenticate on 401,
+//    Allow on 405, and Set-Cookie on every /v1 success (a session renewed by the request).
 // Error answers, headers and parameters are components referenced by every operation: the document
 // says each once. src/test/declared.ts checks every answer the test suite produces against it.
 import { problemDescription } from './schemas.ts';
@@ -58,6 +59,11 @@ const HEADERS: Record<string, { description: string; schema: object }> = {
     schema: text,
   },
   Allow: { description: 'The methods this path takes', schema: text },
+  'Set-Cookie': {
+    description:
+      'The session cookie (`cairn_session`): set by a sign-in, cleared by a sign-out, and sent again with its new Expires when a request signed in with it renews the session (at most once a day)',
+    schema: text,
+  },
 };
 
 const PARAMETERS: Record<string, Json> = {
@@ -91,6 +97,7 @@ function headersOf(api: boolean, status: number, method: string): string[] {
   if (status === 405) names.push('Allow');
   // A kept answer is any but a 5xx (http/idempotency.ts); the error components serve every method.
   if (api && status < 500 && (method === 'post' || status >= 400)) names.push('Idempotent-Replayed');
+  if (api && status >= 200 && status < 300) names.push('Set-Cookie');
   return names;
 }
 
@@ -152,6 +159,8 @@ function describe(doc: Json, path: string, method: string, op: Json, problems: R
     }
     if (method === 'post') parameters.push('IdempotencyKey');
     if (method === 'post' || method === 'delete') responses['409'] ??= { problem: true };
+    // A write with the session cookie from another origin's page (http/auth.ts).
+    if (method === 'post' || method === 'delete') responses['403'] ??= { problem: true };
     if (method === 'post') responses['422'] ??= { problem: true };
     if (responses['412'] && (responses['200'] || responses['204'])) parameters.push('IfMatch');
   }

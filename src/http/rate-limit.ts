@@ -1,6 +1,7 @@
-// Rate limits (docs/decisions.md §8): a budget per API token, and per client address for requests without a
-// valid token, counted by @fastify/rate-limit in memory, or in Redis when REDIS_URL is set so that
-// every process shares one budget. Every /v1 answer carries RateLimit-Limit, RateLimit-Remaining and
+// Rate limits (docs/decisions.md §8): a budget per API token (per user for requests signed in with the
+// session cookie), and per client address for requests without a valid credential, counted by
+// @fastify/rate-limit in memory, or in Redis when REDIS_URL is set so that every process shares one
+// budget. Every /v1 answer carries RateLimit-Limit, RateLimit-Remaining and
 // RateLimit-Reset; over budget is 429 rate_limited with Retry-After. Health checks and the API
 // description are not limited (a load balancer must always reach /readyz).
 //
@@ -12,6 +13,7 @@
 // PostgreSQL: ~0.4 s). A `/search` without text is a list, and counts as any other request.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { RESOURCES } from '../modules/registry.ts';
 import { AppError } from './errors.ts';
@@ -30,23 +32,47 @@ function isTextSearch(request: FastifyRequest): boolean {
   });
 }
 
+/**
+ * Whose budget a request spends: its API token's, or, signed in with the session cookie, its user's
+ * (every session of one person shares one budget, so signing in again does not buy another), or its
+ * address's without a valid credential.
+ */
 function keyOf(request: FastifyRequest): string {
   if (!request.auth) return `address:${request.ip}`;
-  return `${isTextSearch(request) ? 'search' : 'token'}:${request.auth.actor.tokenId}`;
+  const search = isTextSearch(request);
+  if (request.auth.session) return `${search ? 'search-user' : 'user'}:${request.auth.actor.id}`;
+  return `${search ? 'search' : 'token'}:${request.auth.actor.tokenId}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
-  // A Redis that is down or slow must not take the API with it: counting is skipped (logged) then.
+/**
+ * The Redis client the rate limits share (this file's and the sign-in lockout's,
+ * modules/auth/lockout.ts), or undefined without REDIS_URL; closed with the app. A Redis that is down
+ * or slow must not take the API with it: each command fails fast (logged).
+ */
+export async function openRateLimitStore(app: FastifyInstance, config: Config): Promise<Redis | undefined> {
+  if (!config.redisUrl) return undefined;
   // ioredis is loaded only when it is used: importing it costs a server ~26 MB of memory.
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 })
-    : undefined;
-  if (redis) {
-    redis.on('error', (error) => app.log.warn({ err: error }, 'rate limit store (Redis) unavailable'));
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-  }
+  const redis = new (await import('ioredis')).Redis(config.redisUrl, {
+    connectTimeout: 500,
+    maxRetriesPerRequest: 1,
+  });
+  redis.on('error', (error) => app.log.warn({ err: error }, 'rate limit store (Redis) unavailable'));
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
+
+function whose(request: FastifyRequest): string {
+  return request.auth?.session ? 'user (signed in)' : 'API token';
+}
+
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  redis: Redis | undefined,
+): Promise<void> {
+  // Counting is skipped (logged) while Redis does not answer.
   await app.register(rateLimit, {
     global: true,
     hook: 'onRequest',
@@ -54,7 +80,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     max: (request, key) =>
       !request.auth
         ? config.rateLimitUnauthenticated
-        : key.startsWith('search:')
+        : key.startsWith('search')
           ? config.rateLimitSearch
           : config.rateLimit,
     keyGenerator: keyOf,
@@ -68,8 +94,8 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
         !request.auth
           ? `Too many requests without a valid API token from this address; retry in ${context.after}`
           : isTextSearch(request)
-            ? `This API token made more than ${context.max} text searches in a minute (searches have their own budget); retry in ${context.after}`
-            : `This API token made more than ${context.max} requests in a minute; retry in ${context.after}`,
+            ? `This ${whose(request)} made more than ${context.max} text searches in a minute (searches have their own budget); retry in ${context.after}`
+            : `This ${whose(request)} made more than ${context.max} requests in a minute; retry in ${context.after}`,
       ),
   });
 }

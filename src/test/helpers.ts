@@ -14,6 +14,8 @@ import { type Database, openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import type { App } from '../http/app-type.ts';
+import { hashPassword, storePasswordHash } from '../modules/auth/passwords.ts';
+import { SESSION_COOKIE } from '../modules/auth/sessions.ts';
 import { readTypes } from '../modules/webhooks/patterns.ts';
 import { type CreatedWorkspace, createWorkspace } from '../modules/workspaces/service.ts';
 import { checkDeclared, watchAnswers } from './declared.ts';
@@ -88,7 +90,11 @@ export interface Client {
 }
 
 export function client(app: App, token: string | null): Client {
-  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return clientWith(app, token ? { authorization: `Bearer ${token}` } : {});
+}
+
+/** A client that sends these headers with every request (a request's own headers win). */
+export function clientWith(app: App, auth: Record<string, string>): Client {
   watchAnswers(app);
   const send: Client['raw'] = async ({ method, url, payload, headers }) => {
     const res = await app.inject({ method, url, payload, headers: { ...auth, ...headers } });
@@ -124,7 +130,10 @@ export interface Fixture {
   /** Another workspace, made the way the CLI makes one. */
   newWorkspace(name?: string): Promise<{ ws: CreatedWorkspace; owner: Client }>;
   /** A user of the first workspace with this role, and a client holding their token. */
-  newUser(role: 'owner' | 'admin' | 'member' | 'guest', name?: string): Promise<{ id: string; api: Client }>;
+  newUser(
+    role: 'owner' | 'admin' | 'member' | 'guest',
+    name?: string,
+  ): Promise<{ id: string; email: string; api: Client }>;
 }
 
 let userCount = 0;
@@ -193,7 +202,7 @@ export async function setup(
       if (created.status !== 201) throw new Error(`cannot create user: ${JSON.stringify(created.body)}`);
       const token = await owner.post('/v1/api-tokens', { name: 'test', userId: created.body.id });
       if (token.status !== 201) throw new Error(`cannot create token: ${JSON.stringify(token.body)}`);
-      return { id: created.body.id, api: client(app, token.body.token) };
+      return { id: created.body.id, email: created.body.email, api: client(app, token.body.token) };
     },
   };
 }
@@ -285,4 +294,52 @@ export async function caughtUp(db: Kysely<DB>, subscriptionId: string, timeoutMs
     assert.ok(Date.now() < until, `the webhook worker did not finish with subscription ${subscriptionId}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Tests: gives a user a password, as a one-time password link would (the hash stored directly).
+ * Then signInClient signs them in through the API.
+ */
+export async function setUserPassword(
+  database: Database,
+  workspaceId: string,
+  userId: string,
+  password: string,
+): Promise<void> {
+  await storePasswordHash(database.db, workspaceId, userId, await hashPassword(password));
+}
+
+/** The `cairn_session` cookie's value in an answer's Set-Cookie, or undefined when it sets none. */
+export function sessionCookieOf(res: Response): string | undefined {
+  const header = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return header?.slice(SESSION_COOKIE.length + 1).split(';')[0];
+}
+
+export interface SignedInClient {
+  /** Sends the session cookie, and Cairn's own Origin as a browser on its pages does. */
+  api: Client;
+  /** The cookie's value (the session's secret). */
+  cookie: string;
+  /** The sign-in's answer: {user, workspace}. */
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON; tests assert its exact shape.
+  body: any;
+}
+
+/** Signs in through POST /v1/auth/sign-in (the user needs a password: setUserPassword). */
+export async function signInClient(
+  app: App,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<SignedInClient> {
+  const origin = new URL(app.cairn.config.publicUrl).origin;
+  const res = await client(app, null).post('/v1/auth/sign-in', { email, password }, { origin, ...headers });
+  const cookie = sessionCookieOf(res);
+  if (res.status !== 200 || !cookie)
+    throw new Error(`cannot sign in: ${res.status} ${JSON.stringify(res.body)}`);
+  return {
+    api: clientWith(app, { cookie: `${SESSION_COOKIE}=${cookie}`, origin, ...headers }),
+    cookie,
+    body: res.body,
+  };
 }

@@ -58,7 +58,7 @@ export interface TokenOwner {
 type GroupsJson = string | GroupMembership[] | null;
 
 /** What every request needs to know of its caller's groups for the visibility rules (groups/lookup.ts). */
-export function groupsOf(owner: TokenOwner): GroupMembership[] {
+export function groupsOf(owner: Pick<TokenOwner, 'groups'>): GroupMembership[] {
   if (owner.groups === null) return [];
   const rows = typeof owner.groups === 'string' ? (JSON.parse(owner.groups) as unknown[][]) : owner.groups;
   return rows.map(
@@ -67,10 +67,11 @@ export function groupsOf(owner: TokenOwner): GroupMembership[] {
 }
 
 /**
- * The caller's groups, read with the token so that a request's visibility rules cost no round trip
- * of their own. SQLite builds the JSON with json_group_array, PostgreSQL with json_agg.
+ * The caller's groups, read with the token (or the session: auth/repository.ts, which aliases its
+ * table `t` too) so that a request's visibility rules cost no round trip of their own. SQLite builds
+ * the JSON with json_group_array, PostgreSQL with json_agg.
  */
-function groupsColumn(dialect: Dialect) {
+export function groupsColumn(dialect: Dialect) {
   const row =
     dialect === 'sqlite'
       ? sql`json_array(g.id, g.kind, g.privacy, m.role)`

@@ -21,7 +21,7 @@ export interface HashParameters {
 /** Today's parameters (docs/decisions.md "Passwords"). */
 export const CURRENT: HashParameters = { memory: 19_456, passes: 2, parallelism: 1 };
 
-export const MIN_LENGTH = 8;
+const MIN_LENGTH = 8;
 export const MAX_LENGTH = 1024;
 
 const TAG_LENGTH = 32;

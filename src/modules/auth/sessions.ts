@@ -5,15 +5,26 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { Kysely } from 'kysely';
-import { now } from '../../context.ts';
+import { type Auth, now } from '../../context.ts';
+import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/types.ts';
+import { groupsOf } from '../api-tokens/repository.ts';
+import * as groups from '../groups/lookup.ts';
+import { touchUser } from '../users/service.ts';
+import * as repo from './repository.ts';
 
 export const SESSION_COOKIE = 'cairn_session';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A session lives 30 days from its last renewal (sliding; each use renews it, at most once a day)… */
-export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+const SESSION_LIFETIME_MS = 30 * DAY_MS;
 /** …and ends sooner when unused for 14 days. */
 export const SESSION_IDLE_MS = 14 * DAY_MS;
+/**
+ * A session's use is written (last use, and the expiry slid forward) at most once a day, so that
+ * authenticating with the cookie stays a read, like a token's (written at most once a minute).
+ * The idle limit and lastUsedAt are therefore to the day.
+ */
+const RENEW_AFTER_MS = DAY_MS;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -83,4 +94,48 @@ export async function endSessions(
   let q = db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('user_id', '=', userId);
   if (exceptId) q = q.where('id', '!=', exceptId);
   await q.execute();
+}
+
+/** When a session unused since `lastUsedAt` ends by idleness: the limit, or its expiry if sooner. */
+export function endsAt(lastUsedAt: string, expiresAt: string): number {
+  return Math.min(Date.parse(lastUsedAt) + SESSION_IDLE_MS, Date.parse(expiresAt));
+}
+
+/**
+ * The request's Auth for the cookie's secret, or null when no live session has it: unknown, ended
+ * (signed out, revoked, the password changed), past its expiry, or idle for 14 days; one that ended
+ * by time is deleted on the way. A use a day or more after the last one renews it (sliding).
+ */
+export async function authenticateSession(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  secret: string,
+): Promise<Auth | null> {
+  const found = await repo.findSessionByHash(db, dialect, hashSecret(secret));
+  if (!found) return null;
+  const at = now();
+  const ms = Date.parse(at);
+  if (endsAt(found.last_used_at, found.expires_at) <= ms) {
+    await repo.deleteSessionByHash(db, hashSecret(secret));
+    return null;
+  }
+  let renewedUntil: string | undefined;
+  if (ms - Date.parse(found.last_used_at) >= RENEW_AFTER_MS) {
+    renewedUntil = new Date(ms + SESSION_LIFETIME_MS).toISOString();
+    await repo.renewSession(db, found.workspace_id, found.session_id, at, renewedUntil);
+    await touchUser(db, found.workspace_id, found.user_id, at);
+  }
+  const auth: Auth = {
+    workspace: { id: found.workspace_id, name: found.workspace_name, code: Number(found.workspace_code) },
+    actor: {
+      id: found.user_id,
+      name: found.user_name,
+      email: found.user_email,
+      role: found.user_role,
+      tokenId: found.session_id,
+    },
+    session: renewedUntil ? { id: found.session_id, renewedUntil } : { id: found.session_id },
+  };
+  groups.knownGroupVisibility(auth, groupsOf(found));
+  return auth;
 }
