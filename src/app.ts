@@ -27,12 +27,15 @@ import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { createMailer } from './mail/mailer.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
+import recoveryRoutes from './modules/auth/recovery-routes.ts';
 import authRoutes from './modules/auth/routes.ts';
 import { SESSION_COOKIE } from './modules/auth/sessions.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import invitationRoutes from './modules/invitations/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
 import { Project } from './modules/projects/schema.ts';
 import { RESOURCES } from './modules/registry.ts';
@@ -78,7 +81,7 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   const redis = await openRateLimitStore(app, config);
   await registerRateLimit(app, config, redis);
 
-  await registerModules(app, redis);
+  await registerModules(app, config, redis);
   await registerDocs(app);
   // Last: the web app's pages answer the GETs that nothing above did (http/web-app.ts).
   await registerWebApp(app);
@@ -140,7 +143,15 @@ async function registerOpenApi(app: FastifyInstance, config: Config): Promise<vo
  * One plugin per module: the resources' from the registry, in its order, then the modules that are
  * not resources. The order is the OpenAPI document's.
  */
-async function registerModules(app: FastifyInstance, redis: Redis | undefined): Promise<void> {
+async function registerModules(
+  app: FastifyInstance,
+  config: Config,
+  redis: Redis | undefined,
+): Promise<void> {
+  // Invitation and password-link mails (mail/mailer.ts); closing the app waits for those under way.
+  const mailer = createMailer(config, app.log);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', () => mailer.close());
   await app.register(healthRoutes);
   for (const resource of RESOURCES) {
     if (resource.routes) await app.register(resource.routes);
@@ -151,6 +162,8 @@ async function registerModules(app: FastifyInstance, redis: Redis | undefined): 
   await app.register(projectStatusRoutes);
   await app.register(eventRoutes);
   await app.register(webhookRoutes);
+  await app.register(invitationRoutes);
+  await app.register(recoveryRoutes);
 }
 
 /** The OpenAPI document and the page that shows it, once every route is in it. */

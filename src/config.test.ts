@@ -24,6 +24,8 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     pgConnectTimeoutMs: 5000,
     pgStatementTimeoutMs: 30_000,
     renderBudgetMs: 10_000,
+    smtpUrl: undefined,
+    mailFrom: 'Cairn <no-reply@127.0.0.1>',
   });
 });
 
@@ -45,6 +47,8 @@ test('reads every variable', () => {
     CAIRN_PG_POOL_SIZE: '40',
     CAIRN_PG_CONNECT_TIMEOUT_MS: '2000',
     CAIRN_PG_STATEMENT_TIMEOUT_MS: '0',
+    CAIRN_SMTP_URL: 'smtps://cairn:secret@mail.example.com:465',
+    CAIRN_MAIL_FROM: 'Acme Cairn <cairn@acme.example>',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.logLevel, 'debug');
@@ -58,6 +62,12 @@ test('reads every variable', () => {
   assert.equal(c.pgPoolSize, 40);
   assert.equal(c.pgConnectTimeoutMs, 2000);
   assert.equal(c.pgStatementTimeoutMs, 0);
+  assert.equal(c.smtpUrl, 'smtps://cairn:secret@mail.example.com:465');
+  assert.equal(c.mailFrom, 'Acme Cairn <cairn@acme.example>');
+  assert.equal(
+    loadConfig({ CAIRN_PUBLIC_URL: 'https://cairn.example.com' }).mailFrom,
+    'Cairn <no-reply@cairn.example.com>',
+  );
 });
 
 test('a bad value names its variable', () => {
@@ -78,6 +88,8 @@ test('a bad value names its variable', () => {
     [{ CAIRN_PG_STATEMENT_TIMEOUT_MS: '-1' }, 'CAIRN_PG_STATEMENT_TIMEOUT_MS'],
     [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],
     [{ CAIRN_PG_PREPARED_STATEMENTS: 'off' }, 'CAIRN_PG_PREPARED_STATEMENTS'],
+    [{ CAIRN_SMTP_URL: 'http://mail.example.com' }, 'CAIRN_SMTP_URL'],
+    [{ CAIRN_MAIL_FROM: 'nobody' }, 'CAIRN_MAIL_FROM'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

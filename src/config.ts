@@ -41,6 +41,10 @@ export interface Config {
   pgStatementTimeoutMs: number;
   /** Longest one description's conversion may run in the render pool before it is refused (400). */
   renderBudgetMs: number;
+  /** Where invitation and password-reset mails go out (smtp:// or smtps://); none: nothing is mailed. */
+  smtpUrl: string | undefined;
+  /** The mails' From: CAIRN_MAIL_FROM, or `Cairn <no-reply@host of the public URL>`. */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +118,11 @@ export function loadConfig(env: Env = process.env): Config {
     url(env, 'CAIRN_PUBLIC_URL', /^https?:$/, 'an http(s) URL') ??
     `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  const mailFrom = value(env, 'CAIRN_MAIL_FROM') ?? `Cairn <no-reply@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom)) {
+    throw new ConfigError('CAIRN_MAIL_FROM', 'expected an address, or Name <address>');
+  }
+
   return {
     host,
     port,
@@ -137,5 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgConnectTimeoutMs: integer(env, 'CAIRN_PG_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     pgStatementTimeoutMs: integer(env, 'CAIRN_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     renderBudgetMs: integer(env, 'CAIRN_RENDER_BUDGET_MS', DEFAULT_RENDER_BUDGET_MS, 10, 600_000),
+    smtpUrl: url(env, 'CAIRN_SMTP_URL', /^smtps?:$/, 'smtp://user:password@host:port or smtps://…'),
+    mailFrom,
   };
 }

@@ -90,6 +90,10 @@ export function registerAuth(app: FastifyInstance, database: Database, publicUrl
   app.decorateRequest('auth', null);
   const failures = new WeakMap<FastifyRequest, AppError>();
   app.addHook('onRequest', async (request) => {
+    // A route marked `config: { public: true }` takes no credentials (accepting an invitation, the
+    // password links: modules/auth/recovery-routes.ts): request.auth stays null, so it is rate-limited
+    // by address.
+    if (request.routeOptions.config.public) return;
     if (request.is404 || !request.routeOptions.url?.startsWith('/v1/')) return;
     if (request.routeOptions.config.public) {
       const refused = foreignOrigin(request, ownOrigin);
