@@ -55,16 +55,11 @@ const inviteRoute = createRoute({
   component: AcceptInvitation,
 });
 
-const resetRoute = createRoute({
+// A one-time password link: the first start's setup link and a reset link are the same kind of page.
+const passwordLinkRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password/$token',
-  component: () => <SetPassword purpose="reset" />,
-});
-
-const setupRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/setup/$token',
-  component: () => <SetPassword purpose="setup" />,
+  component: SetPassword,
 });
 
 const appRoute = createRoute({
@@ -120,8 +115,7 @@ const teamDocumentsRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
-  resetRoute,
-  setupRoute,
+  passwordLinkRoute,
   appRoute.addChildren([
     myWorkRoute,
     searchRoute,

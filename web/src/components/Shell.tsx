@@ -14,7 +14,7 @@ import {
   Search,
   Settings,
 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { myTeamsQuery, signOut } from '../api/index.ts';
 import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -24,10 +24,12 @@ const NARROW = '(max-width: 719px)';
 
 function ThemeSelect() {
   const [choice, setChoice] = useState<ThemeChoice>(storedTheme);
+  const id = useId();
   return (
-    <label className="theme-select">
-      <span>Theme</span>
+    <div className="theme-select">
+      <label htmlFor={id}>Theme</label>
       <select
+        id={id}
         value={choice}
         onChange={(event) => {
           const next = event.target.value as ThemeChoice;
@@ -39,7 +41,7 @@ function ThemeSelect() {
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>
-    </label>
+    </div>
   );
 }
 

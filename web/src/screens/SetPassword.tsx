@@ -1,17 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { useNavigate, useParams } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { problemOf, resetPassword } from '../api/index.ts';
 import { AuthLayout } from '../components/AuthLayout.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { Field } from '../components/Field.tsx';
 
+const route = getRouteApi('/reset-password/$token');
+
 /**
- * A one-time password link: `setup` (the first start's link for the owner) or `reset` (asked for, or
- * made by an owner). Both set the password with the link's token; then the person signs in.
+ * A one-time password link (`<CAIRN_PUBLIC_URL>/reset-password/<token>`): the first start's setup link
+ * for the owner, a reset asked for, or one an owner made. It sets the password; then the person signs in.
  */
-export function SetPassword({ purpose }: { purpose: 'setup' | 'reset' }) {
-  const { token } = useParams({ strict: false }) as { token: string };
+export function SetPassword() {
+  const { token } = route.useParams();
   const navigate = useNavigate();
   const mutation = useMutation({
     mutationFn: resetPassword,
@@ -25,7 +27,7 @@ export function SetPassword({ purpose }: { purpose: 'setup' | 'reset' }) {
   }
 
   return (
-    <AuthLayout title={purpose === 'setup' ? 'Set the owner’s password' : 'Choose a new password'}>
+    <AuthLayout title="Set your password">
       <form onSubmit={onSubmit} className="form">
         <Field
           label="New password"

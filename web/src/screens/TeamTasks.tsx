@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { X } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type Team, type TeamLabel, teamQuery, teamTasksQuery } from '../api/index.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { SkeletonRows } from '../components/Skeleton.tsx';
@@ -69,21 +69,24 @@ function Filters({ team, search, onChange }: FilterProps) {
     return () => clearTimeout(timer);
   }, [text, search, onChange]);
 
+  const id = useId();
   return (
     <search className="filters" aria-label="Filter tasks">
-      <label className="filter">
-        <span>Name</span>
+      <div className="filter">
+        <label htmlFor={`${id}-name`}>Name</label>
         <input
+          id={`${id}-name`}
           type="search"
           value={text}
           maxLength={MAX_TEXT}
           placeholder="Words the name starts with"
           onChange={(event) => setText(event.target.value)}
         />
-      </label>
-      <label className="filter">
-        <span>Status</span>
+      </div>
+      <div className="filter">
+        <label htmlFor={`${id}-status`}>Status</label>
         <select
+          id={`${id}-status`}
           value={search.status ?? ''}
           onChange={(event) =>
             onChange(
@@ -100,10 +103,11 @@ function Filters({ team, search, onChange }: FilterProps) {
             </option>
           ))}
         </select>
-      </label>
-      <label className="filter">
-        <span>Assignee</span>
+      </div>
+      <div className="filter">
+        <label htmlFor={`${id}-assignee`}>Assignee</label>
         <select
+          id={`${id}-assignee`}
           value={search.assignee ?? ''}
           onChange={(event) =>
             onChange(
@@ -120,7 +124,7 @@ function Filters({ team, search, onChange }: FilterProps) {
             </option>
           ))}
         </select>
-      </label>
+      </div>
     </search>
   );
 }
