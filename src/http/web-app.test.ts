@@ -111,7 +111,16 @@ test('the API keeps its own answers: unknown /v1 paths, 405s, auth, health, the 
 test('isAppPath: the API, its documentation and files are not app paths', () => {
   for (const path of ['/', '/sign-in', '/teams/ENG/tasks', '/v1beta', '/docsify'])
     assert.ok(isAppPath(path), path);
-  for (const path of ['/v1', '/v1/tasks', '/docs', '/docs/static/x', '/openapi.json', '/healthz', '/readyz'])
+  for (const path of [
+    '/v1',
+    '/v1/tasks',
+    '/docs',
+    '/docs/static/x',
+    '/openapi.json',
+    '/healthz',
+    '/readyz',
+    '/metrics',
+  ])
     assert.ok(!isAppPath(path), path);
   for (const path of ['/assets/a.js', '/robots.txt', '/x/y.png']) assert.ok(!isAppPath(path), path);
 });

@@ -3,8 +3,8 @@
 //
 // - /assets/*: the build's files, named by their content's hash, so cached for a year as immutable;
 //   a brotli or gzip copy made at build time is sent when the browser takes it.
-// - index.html for every other GET that is not the API's (/v1, /docs, /openapi.json, /healthz, /readyz)
-//   nor looks like a file: the app's own router reads the path. It is sent with `no-cache` (a new build
+// - index.html for every other GET that is not the API's (/v1, /docs, /openapi.json, /healthz, /readyz,
+//   /metrics) nor looks like a file: the app's own router reads the path. It is sent with `no-cache` (a new build
 //   is picked up at once) and the app's Content-Security-Policy (no inline script, nothing from
 //   elsewhere).
 //
@@ -34,8 +34,8 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Paths that belong to the API or its documentation, never to the app. */
-const RESERVED = /^\/(?:v1|docs|openapi\.json|healthz|readyz|assets)(?:\/|$)/;
+/** Paths that belong to the API, its documentation or its operation, never to the app. */
+const RESERVED = /^\/(?:v1|docs|openapi\.json|healthz|readyz|metrics|assets)(?:\/|$)/;
 /** A last path segment with an extension (`/robots.txt`) asks for a file the build does not have. */
 const FILE_LIKE = /\/[^/]*\.[A-Za-z0-9]+$/;
 
