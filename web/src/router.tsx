@@ -12,7 +12,7 @@ import {
 import { meQuery } from './api/index.ts';
 import { RouteError } from './components/RouteError.tsx';
 import { Shell } from './components/Shell.tsx';
-import { parseTaskListSearch } from './lib/filters.ts';
+import { localPath, parseTaskListSearch } from './lib/filters.ts';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { MyWork } from './screens/MyWork.tsx';
 import { NotFound } from './screens/NotFound.tsx';
@@ -23,11 +23,6 @@ import { TeamTasks } from './screens/TeamTasks.tsx';
 
 export interface RouterContext {
   queryClient: QueryClient;
-}
-
-/** Only a path of this app is a place to return to after signing in (never another origin). */
-function localPath(value: unknown): string | undefined {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : undefined;
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({

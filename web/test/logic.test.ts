@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dueDay, dueGroup, groupByDue } from '../src/lib/due.ts';
-import { parseTaskListSearch, withoutFilter } from '../src/lib/filters.ts';
+import { localPath, parseTaskListSearch, withoutFilter } from '../src/lib/filters.ts';
 
 // A Wednesday afternoon, local time.
 const now = new Date(2026, 10, 18, 15, 30);
@@ -55,4 +55,19 @@ test('the URL keeps only well-formed filters: ids as lower-case UUIDs, text trim
   assert.deepEqual(parseTaskListSearch({ status: 'todo', assignee: 42, q: '   ', other: 'x' }), {});
   assert.equal(parseTaskListSearch({ q: 'x'.repeat(500) }).q?.length, 200);
   assert.deepEqual(withoutFilter({ status: id, q: 'a' }, 'status'), { q: 'a' });
+});
+
+test('after signing in, only a path of this app is a place to return to', () => {
+  assert.equal(localPath('/teams/ENG/tasks?q=a'), '/teams/ENG/tasks?q=a');
+  assert.equal(localPath('/'), '/');
+  for (const value of [
+    '//evil.example/x',
+    '/\\evil.example',
+    'https://evil.example/',
+    'teams',
+    '',
+    7,
+    undefined,
+  ])
+    assert.equal(localPath(value), undefined, String(value));
 });

@@ -1,6 +1,6 @@
-// A team list's filters as they live in the URL (`?status=…&assignee=…&q=…`): what the router's
-// validateSearch keeps of any query string. Unknown keys and malformed values are dropped, never an
-// error: a shared link from an older version still opens.
+// Search params as the URL holds them: what the router's validateSearch keeps of a team list's
+// filters (`?status=…&assignee=…&q=…`) and of sign-in's `redirect`. Unknown keys and malformed values
+// are dropped, never an error: a shared link from an older version still opens.
 
 export interface TaskListSearch {
   /** A status id of the team. */
@@ -33,4 +33,12 @@ export function parseTaskListSearch(search: Record<string, unknown>): TaskListSe
 export function withoutFilter(search: TaskListSearch, key: keyof TaskListSearch): TaskListSearch {
   const { [key]: _removed, ...rest } = search;
   return rest;
+}
+
+/**
+ * Only a path of this app is a place to return to after signing in, never another origin: `//host` and
+ * `/\\host` (which URL parsing reads as `//host`) are refused.
+ */
+export function localPath(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : undefined;
 }
