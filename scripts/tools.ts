@@ -1,11 +1,15 @@
-// The machine's own programs some tests drive (docs/architecture.md "Tests"): installed from Debian's
+// The machine's own programs some tests drive (promtool, Chromium): installed from Debian's
 // packages when missing and this runs as root with apt-get (a fresh machine, CI), otherwise one line
 // saying what to install. Run by `npm test` before the suite and by `.ci/run`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /** Program → the Debian package that brings it. */
-const TOOLS: [program: string, pkg: string][] = [['/usr/bin/promtool', 'prometheus']];
+const TOOLS: [program: string, pkg: string][] = [
+  ['/usr/bin/promtool', 'prometheus'],
+  // The web app's browser tests (web/test/browser.test.ts).
+  ['/usr/bin/chromium', 'chromium'],
+];
 
 function apt(args: string[]): boolean {
   const run = spawnSync('apt-get', args, {
@@ -23,8 +27,7 @@ export function ensureTools(): void {
   if (canInstall) {
     process.stdout.write(`# installing ${packages.join(', ')} (apt-get) for the tests that drive them\n`);
     const done =
-      apt(['install', '-y', '--no-install-recommends', ...packages]) ||
-      (apt(['update']) && apt(['install', '-y', '--no-install-recommends', ...packages]));
+      apt(['install', '-y', ...packages]) || (apt(['update']) && apt(['install', '-y', ...packages]));
     if (done && missing.every(([program]) => existsSync(program))) return;
   }
   process.stderr.write(

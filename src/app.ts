@@ -26,6 +26,7 @@ import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
+import { registerWebApp } from './http/web-app.ts';
 import { loggerOptions, logRequest } from './log.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerMetrics } from './metrics/http.ts';
@@ -86,6 +87,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   await registerModules(app, config, redis);
   await registerDocs(app);
+  // Last: the web app's pages answer the GETs that nothing above did (http/web-app.ts).
+  await registerWebApp(app);
   return app as unknown as App;
 }
 

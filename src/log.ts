@@ -34,6 +34,6 @@ export function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 /** The web app's one-time link pages carry their token in the path (`/invite/<token>`): never logged. */
 const LINK_PAGE = /^(\/(?:invite|reset-password)\/)[^/?#]+/;
 
-export function withoutLinkToken(url: string): string {
+function withoutLinkToken(url: string): string {
   return url.replace(LINK_PAGE, '$1****');
 }

@@ -83,7 +83,7 @@ test('/metrics on the main port needs its token; without a token setting it does
 
 // Every label a series may carry, and what its values may be: anything else (an id, an email, a URL
 // path with values in it) is an unbounded label and fails here.
-const ROUTE = /^(unmatched|\/[a-z0-9/:_-]*)$/;
+const ROUTE = /^(unmatched|\/[a-z0-9/:_*-]*)$/;
 const LABELS: Record<string, (value: string) => boolean> = {
   route: (v) => ROUTE.test(v) && !/[0-9a-f]{8}-[0-9a-f]{4}/.test(v) && !/\/\d+(\/|$)/.test(v),
   method: (v) => ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'].includes(v),

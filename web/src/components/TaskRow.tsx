@@ -1,0 +1,83 @@
+import { Circle, CircleCheck, CircleDashed, CircleDot, CircleX, Flag } from 'lucide-react';
+import type { Task, TeamLabel } from '../api/index.ts';
+import { formatDue, isOverdue } from '../lib/due.ts';
+
+const STAGE_ICONS = {
+  backlog: CircleDashed,
+  unstarted: Circle,
+  started: CircleDot,
+  completed: CircleCheck,
+  canceled: CircleX,
+} as const;
+
+function StatusIcon({ status }: { status: Task['status'] }) {
+  const Icon = status ? STAGE_ICONS[status.stage] : Circle;
+  return (
+    <span className="status-icon">
+      <Icon size={14} aria-hidden="true" style={status ? { color: status.color } : undefined} />
+      <span className="visually-hidden">{status?.name ?? 'Unknown status'}</span>
+    </span>
+  );
+}
+
+function initials(name: string): string {
+  const words = name.trim().split(/\s+/);
+  return ((words[0]?.[0] ?? '') + (words.length > 1 ? (words.at(-1)?.[0] ?? '') : '')).toUpperCase();
+}
+
+function Avatar({ name }: { name: string }) {
+  return (
+    <span className="avatar" title={name}>
+      <span aria-hidden="true">{initials(name)}</span>
+      <span className="visually-hidden">Assigned to {name}</span>
+    </span>
+  );
+}
+
+interface TaskRowProps {
+  task: Task;
+  /** The team's (or area's) code, for the public id: ENG-142. */
+  code: string | undefined;
+  labels: Map<string, TeamLabel>;
+  now: Date;
+}
+
+/** One task as a dense row: status, public id, name, labels, assignee, due date, priority. */
+export function TaskRow({ task, code, labels, now }: TaskRowProps) {
+  const overdue = isOverdue(task.dueDate, now) && task.status?.stage !== 'completed';
+  return (
+    <div className="task-row">
+      <StatusIcon status={task.status} />
+      <span className="task-id">{code ? `${code}-${task.publicId}` : task.publicId}</span>
+      <span className="task-name">{task.name}</span>
+      <span className="task-labels">
+        {task.labelIds.map((id) => {
+          const label = labels.get(id);
+          return label ? (
+            <span key={id} className="label-chip">
+              <span className="label-dot" style={{ background: label.color }} aria-hidden="true" />
+              {label.name}
+            </span>
+          ) : null;
+        })}
+      </span>
+      {task.priority ? (
+        <span className="task-priority" title="Priority">
+          <Flag size={14} aria-hidden="true" />
+          <span className="visually-hidden">Priority</span>
+        </span>
+      ) : (
+        <span className="task-priority" />
+      )}
+      <span className={overdue ? 'task-due overdue' : 'task-due'}>
+        {task.dueDate ? (
+          <>
+            {overdue ? <span className="visually-hidden">Overdue, due </span> : null}
+            <time dateTime={task.dueDate}>{formatDue(task.dueDate, now)}</time>
+          </>
+        ) : null}
+      </span>
+      <span className="task-assignee">{task.assignee ? <Avatar name={task.assignee.name} /> : null}</span>
+    </div>
+  );
+}

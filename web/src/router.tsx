@@ -1,0 +1,140 @@
+// The app's routes, typed (TanStack Router, code-based): public screens (sign in, password links, an
+// invitation) and the signed-in layout (/app) whose beforeLoad sends a visitor without a session to
+// sign in and back. A list's filters are its route's search params (lib/filters.ts), so a view is a URL.
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { meQuery } from './api/index.ts';
+import { RouteError } from './components/RouteError.tsx';
+import { Shell } from './components/Shell.tsx';
+import { localPath, parseTaskListSearch } from './lib/filters.ts';
+import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
+import { MyWork } from './screens/MyWork.tsx';
+import { NotFound } from './screens/NotFound.tsx';
+import { NotYet } from './screens/NotYet.tsx';
+import { SetPassword } from './screens/SetPassword.tsx';
+import { SignIn } from './screens/SignIn.tsx';
+import { TeamTasks } from './screens/TeamTasks.tsx';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFound,
+  errorComponent: RouteError,
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string; done?: 'password' } => {
+    const redirectTo = localPath(search.redirect);
+    return {
+      ...(redirectTo ? { redirect: redirectTo } : {}),
+      ...(search.done === 'password' ? { done: 'password' as const } : {}),
+    };
+  },
+  component: SignIn,
+});
+
+const inviteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invite/$token',
+  component: AcceptInvitation,
+});
+
+// A one-time password link: the first start's setup link and a reset link are the same kind of page.
+const passwordLinkRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password/$token',
+  component: SetPassword,
+});
+
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery);
+    if (!me) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    return { me };
+  },
+  component: Shell,
+});
+
+const myWorkRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: MyWork });
+
+const searchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/search',
+  component: () => <NotYet title="Search" />,
+});
+
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: () => <NotYet title="Settings" />,
+});
+
+const teamTasksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/teams/$teamKey/tasks',
+  validateSearch: parseTaskListSearch,
+  component: TeamTasks,
+});
+
+const teamBoardRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/teams/$teamKey/board',
+  component: () => <NotYet title="Board" />,
+});
+
+const teamProjectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/teams/$teamKey/projects',
+  component: () => <NotYet title="Projects" />,
+});
+
+const teamDocumentsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/teams/$teamKey/documents',
+  component: () => <NotYet title="Documents" />,
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  inviteRoute,
+  passwordLinkRoute,
+  appRoute.addChildren([
+    myWorkRoute,
+    searchRoute,
+    settingsRoute,
+    teamTasksRoute,
+    teamBoardRoute,
+    teamProjectsRoute,
+    teamDocumentsRoute,
+  ]),
+]);
+
+export function makeRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    // The queries' own cache decides freshness: the router does not keep a second copy of data.
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}
