@@ -27,6 +27,7 @@ import { buildValidator } from './http/validation.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
+import streamRoutes from './modules/events/stream-routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
 import { Project } from './modules/projects/schema.ts';
@@ -133,6 +134,7 @@ async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(collectionRoutes);
   await app.register(projectStatusRoutes);
   await app.register(eventRoutes);
+  await app.register(streamRoutes);
   await app.register(webhookRoutes);
 }
 

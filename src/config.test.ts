@@ -24,6 +24,9 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     pgConnectTimeoutMs: 5000,
     pgStatementTimeoutMs: 30_000,
     renderBudgetMs: 10_000,
+    streamMaxPerUser: 10,
+    streamHeartbeatMs: 20_000,
+    streamBufferBytes: 262_144,
   });
 });
 

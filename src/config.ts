@@ -35,6 +35,12 @@ export interface Config {
   pgStatementTimeoutMs: number;
   /** Longest one description's conversion may run in the render pool before it is refused (400). */
   renderBudgetMs: number;
+  /** Live streams (GET /v1/events/stream) one user may hold at once on one process; past it, 429. */
+  streamMaxPerUser: number;
+  /** How often a live stream sends a heartbeat comment. */
+  streamHeartbeatMs: number;
+  /** What a live stream may have waiting for its reader; past it, the stream is closed. */
+  streamBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -128,5 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
     pgConnectTimeoutMs: integer(env, 'CAIRN_PG_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     pgStatementTimeoutMs: integer(env, 'CAIRN_PG_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     renderBudgetMs: integer(env, 'CAIRN_RENDER_BUDGET_MS', DEFAULT_RENDER_BUDGET_MS, 10, 600_000),
+    streamMaxPerUser: integer(env, 'CAIRN_STREAM_MAX_PER_USER', 10, 1, 100_000),
+    streamHeartbeatMs: integer(env, 'CAIRN_STREAM_HEARTBEAT_MS', 20_000, 10, 3_600_000),
+    streamBufferBytes: integer(env, 'CAIRN_STREAM_BUFFER_BYTES', 262_144, 4096, 67_108_864),
   };
 }
