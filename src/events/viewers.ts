@@ -16,6 +16,13 @@ export interface Viewer {
   groups: { all: boolean; visible: Set<string> };
 }
 
+interface ViewerRow {
+  user_id: string;
+  user_role: WorkspaceRole;
+  group_id: string | null;
+  member_role: MemberRole | null;
+}
+
 /** Ids as one argument: a JSON array for SQLite's json_each, an array for PostgreSQL's `= any`. */
 function idList(dialect: Dialect, ids: string[]): string | string[] {
   return dialect === 'sqlite' ? JSON.stringify(ids) : ids;
@@ -34,31 +41,25 @@ export async function loadViewers(
   const viewers = new Map<string, Viewer>();
   if (userIds.length === 0) return viewers;
   const ids = idList(dialect, userIds);
-  const users =
+  const members = sql`left join group_members m on m.workspace_id = u.workspace_id and m.user_id = u.id`;
+  const columns = sql`u.id as user_id, u.role as user_role, m.group_id, m.role as member_role`;
+  const query =
     dialect === 'sqlite'
-      ? sql`json_each(${ids}) j join users u on u.workspace_id = ${workspaceId} and u.id = j.value`
-      : sql`users u where u.workspace_id = ${workspaceId} and u.id = any(cast(${ids} as text[]))`;
-  const [groups, members] = await Promise.all([
+      ? sql<ViewerRow>`select ${columns} from json_each(${ids}) j
+          join users u on u.workspace_id = ${workspaceId} and u.id = j.value ${members}`
+      : sql<ViewerRow>`select ${columns} from users u ${members}
+          where u.workspace_id = ${workspaceId} and u.id = any(cast(${ids} as text[]))`;
+  const [groups, rows] = await Promise.all([
     db
       .selectFrom('groups')
       .select(['id', 'privacy'])
       .where('workspace_id', '=', workspaceId)
       .execute() as Promise<{ id: string; privacy: Privacy }[]>,
-    sql<{
-      user_id: string;
-      user_role: WorkspaceRole;
-      group_id: string | null;
-      member_role: MemberRole | null;
-    }>`
-      select u.id as user_id, u.role as user_role, m.group_id, m.role as member_role
-      from ${users}
-      left join group_members m on m.workspace_id = u.workspace_id and m.user_id = u.id`
-      .execute(db)
-      .then((r) => r.rows),
+    query.execute(db).then((r) => r.rows),
   ]);
   const memberships = new Map<string, Map<string, MemberRole>>();
   const roles = new Map<string, WorkspaceRole>();
-  for (const row of members) {
+  for (const row of rows) {
     roles.set(row.user_id, row.user_role);
     const of = memberships.get(row.user_id) ?? new Map<string, MemberRole>();
     memberships.set(row.user_id, of);

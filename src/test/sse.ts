@@ -66,7 +66,8 @@ export async function openStream(
   const wakeAll = () => {
     for (const w of waiting.splice(0)) w();
   };
-  const isStream = res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+  const isStream =
+    res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
   const problem = isStream ? undefined : await res.json();
   if (isStream) {
     void (async () => {

@@ -18,8 +18,32 @@ const base = `http://127.0.0.1:${address.port}`;
 
 const DAY = 86_400_000;
 const open: SseStream[] = [];
-async function stream(token: string, options: { query?: string; lastEventId?: string } = {}) {
-  const s = await openStream(base, token, options);
+
+/**
+ * The id of the last event committed so far. Streams of these tests start after it: a stream
+ * without a position starts at the end its server can read in order, which on PostgreSQL may lag
+ * behind a change just committed (events/stream.ts settled: until every older transaction ended),
+ * so it could repeat a change made just before it opened (never miss one made after).
+ */
+async function lastEvent(): Promise<string> {
+  const row = await f.database.db
+    .selectFrom('events')
+    .select('id')
+    .where('workspace_id', '=', f.ws.workspace.id)
+    .orderBy('tx', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A stream from after the last event (or as `options` say; `fresh`: without a position). */
+async function stream(
+  token: string,
+  options: { query?: string; lastEventId?: string; fresh?: boolean } = {},
+) {
+  const lastEventId = options.fresh ? undefined : (options.lastEventId ?? (await lastEvent()));
+  const s = await openStream(base, token, { query: options.query, lastEventId });
   open.push(s);
   return s;
 }
@@ -70,6 +94,17 @@ const task = (name: string, teamId = eng.id, extra: object = {}, as: Client = f.
   ok(as.post('/v1/tasks?expand=none', { name, teamId, ...extra }));
 
 describe('the live stream', () => {
+  test('without a position, a stream carries what changes after it opened', async () => {
+    const s = await stream(f.ws.token, { fresh: true });
+    assert.equal(s.status, 200);
+    const t = await task('After opening');
+    // On PostgreSQL a change committed just before may come first (see lastEvent).
+    let d = await nextData(s);
+    while (d.entityId !== t.id) d = await nextData(s);
+    assert.equal(d.type, 'task.created');
+    s.close();
+  });
+
   test('answers text/event-stream and sends each change with its exact shape', async () => {
     const s = await stream(f.ws.token);
     assert.equal(s.status, 200);
@@ -81,7 +116,9 @@ describe('the live stream', () => {
     const project = await ok(f.owner.post('/v1/projects', { name: 'Launch', teamIds: [eng.id, ops.id] }));
     const t = await task('Write the plan', eng.id, { projectId: project.id });
     const doc = await ok(f.owner.post('/v1/documents', { name: 'Spec', teamId: ops.id }));
-    const post = await ok(f.owner.post('/v1/posts', { entityType: 'task', entityId: t.id, content: 'On it' }));
+    const post = await ok(
+      f.owner.post('/v1/posts', { entityType: 'task', entityId: t.id, content: 'On it' }),
+    );
     await ok(f.owner.post(`/v1/tasks`, { id: t.id, name: 'Write the whole plan' }));
 
     const got = [];
@@ -91,7 +128,13 @@ describe('the live stream', () => {
       return rest;
     });
     assert.deepEqual(bare, [
-      { type: 'project.created', entityType: 'project', entityId: project.id, teamId: eng.id, projectId: project.id },
+      {
+        type: 'project.created',
+        entityType: 'project',
+        entityId: project.id,
+        teamId: eng.id,
+        projectId: project.id,
+      },
       { type: 'task.created', entityType: 'task', entityId: t.id, teamId: eng.id, projectId: project.id },
       { type: 'document.created', entityType: 'document', entityId: doc.id, teamId: ops.id, projectId: null },
       { type: 'post.created', entityType: 'post', entityId: post.id, teamId: eng.id, projectId: project.id },
@@ -159,7 +202,10 @@ describe('the live stream', () => {
     again.close();
 
     // `after` in the query (a first connection that has a position), and an event id as Last-Event-ID.
-    const fromQuery = await stream(f.ws.token, { query: `after=${seen.position}&type=task.created` });
+    const fromQuery = await stream(f.ws.token, {
+      query: `after=${seen.position}&type=task.created`,
+      fresh: true,
+    });
     assert.deepEqual(
       (await nextEvents(fromQuery, 5)).map(([, id]) => id),
       [...missed.map((t) => t.id), live.id, marker.id],
@@ -263,7 +309,7 @@ describe('the live stream', () => {
 
   test('bad input is 400 and opens nothing; no token is 401', async () => {
     const bad = async (query: string, code: string, path: string, lastEventId?: string) => {
-      const s = await stream(f.ws.token, { query, lastEventId });
+      const s = await stream(f.ws.token, { query, lastEventId, fresh: lastEventId === undefined });
       assert.equal(s.status, 400, JSON.stringify(s.problem));
       assert.equal(s.problem.code, code);
       assert.equal(s.problem.errors[0].path, path);
