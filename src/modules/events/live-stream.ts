@@ -52,6 +52,28 @@ const END_MS = 1000;
 /** A frame that reads the same to every reader who may see the event: cached on the event. */
 const shared = new WeakMap<LiveEvent, string>();
 
+/**
+ * The bytes of a batch's frames `picked` (by index), when each reads the same to everyone: made once
+ * per batch and selection, and the same Buffer handed to every stream that sends just those (most
+ * streams of a workspace see the same), so a thousand streams hold one copy, encoded once.
+ */
+const encoded = new WeakMap<Batch, Map<string, Buffer>>();
+
+function bytesFor(batch: Batch, picked: number[], parts: string[]): Buffer {
+  let byBatch = encoded.get(batch);
+  if (!byBatch) {
+    byBatch = new Map();
+    encoded.set(batch, byBatch);
+  }
+  const key = picked.length === batch.events.length ? '*' : picked.join(',');
+  let bytes = byBatch.get(key);
+  if (!bytes) {
+    bytes = Buffer.from(parts.join(''));
+    byBatch.set(key, bytes);
+  }
+  return bytes;
+}
+
 function frameOf(event: LiveEvent, teamId: string | null): string {
   const { row, facts } = event;
   const data: StreamEventData = {
@@ -108,18 +130,25 @@ export class LiveStream implements LiveSubscriber {
   deliver(batch: Batch, end: Mark, paged: boolean): boolean {
     if (this.#closed) return true;
     const viewer = batch.viewers.get(this.userId);
-    let out = '';
+    const parts: string[] = [];
+    const picked: number[] = [];
+    let alike = true;
     let lastSent: string | undefined;
     if (viewer) {
-      for (const event of batch.events) {
-        if (!isBefore(this.#position, event.position)) continue;
+      batch.events.forEach((event, i) => {
+        if (!isBefore(this.#position, event.position)) return;
         const frame = this.#frame(event, viewer);
-        if (frame === undefined) continue;
-        out += frame;
+        if (frame === undefined) return;
+        parts.push(frame.text);
+        picked.push(i);
+        alike &&= frame.shared;
         lastSent = event.id;
-      }
+      });
     }
-    if (!paged && out.length > 0 && this.unsent() + out.length > this.#bound) {
+    const out =
+      parts.length === 0 ? undefined : alike ? bytesFor(batch, picked, parts) : Buffer.from(parts.join(''));
+    const size = out?.length ?? 0;
+    if (!paged && size > 0 && this.unsent() + size > this.#bound) {
       // Its reader took what came before: this batch is just large; send it in pages instead.
       if (this.unsent() <= this.#bound / 4) return false;
       this.#drop();
@@ -130,12 +159,12 @@ export class LiveStream implements LiveSubscriber {
       this.#unsentId = lastSent === end.id ? undefined : end.id;
     }
     // A page of its own follows room(): bounded by the page, it is never a reason to close.
-    if (out.length > 0) this.#push(out, !paged);
+    if (out) this.#push(out, !paged);
     return true;
   }
 
   /** The event's frame for this reader, or undefined when it may not see it or the filter leaves it out. */
-  #frame(event: LiveEvent, viewer: Viewer): string | undefined {
+  #frame(event: LiveEvent, viewer: Viewer): { text: string; shared: boolean } | undefined {
     const { facts, row } = event;
     const f = this.#filter;
     if (!facts?.sees(viewer)) return undefined;
@@ -149,15 +178,16 @@ export class LiveStream implements LiveSubscriber {
     }
     // One group (anything but a project of several teams): the same frame for everyone who sees it.
     if (facts.groupIds.length <= 1) {
-      let frame = shared.get(event);
-      if (frame === undefined) {
-        frame = frameOf(event, facts.groupIds[0] ?? null);
-        shared.set(event, frame);
+      let text = shared.get(event);
+      if (text === undefined) {
+        text = frameOf(event, facts.groupIds[0] ?? null);
+        shared.set(event, text);
       }
-      return frame;
+      return { text, shared: true };
     }
     // A project's first team this reader sees: a team hidden from it is never named.
-    return frameOf(event, facts.groupIds.find((id) => seesGroup(viewer.groups, id)) ?? null);
+    const teamId = facts.groupIds.find((id) => seesGroup(viewer.groups, id)) ?? null;
+    return { text: frameOf(event, teamId), shared: false };
   }
 
   reset(at: Mark): void {
@@ -213,7 +243,7 @@ export class LiveStream implements LiveSubscriber {
     });
   }
 
-  #push(text: string, bounded = true): void {
+  #push(text: string | Buffer, bounded = true): void {
     if (this.#closed) return;
     this.readable.push(text);
     if (bounded && this.unsent() > this.#bound) this.#drop();
