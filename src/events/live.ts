@@ -148,6 +148,10 @@ export class LiveHub {
    * pruned).
    */
   async open(sub: LiveSubscriber, resumed: boolean): Promise<void> {
+    if (this.#closed) {
+      await sub.end();
+      return;
+    }
     this.#start();
     this.#all.add(sub);
     const feed = await this.#feed(sub.workspace);
