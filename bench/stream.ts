@@ -9,7 +9,8 @@
 //   - the server's memory per stream, measured on a server in this process (run with --expose-gc)
 //     whose streams are held by a child process: the heap and buffers (heapUsed + external) after a
 //     full collection, with STREAMS/2 streams open and then STREAMS, the difference over STREAMS/2
-//     (a first half's requests have grown V8's heap to its working size); RSS likewise;
+//     (a first half's requests have grown V8's heap to its working size); and what 1,000 changes sent
+//     to every stream leave behind, over STREAMS (a leak would show there);
 //   - the RSS growth of the server process of the latency run at the end of the writes, over all
 //     streams: it includes what waits for this client, which reads 1,000 streams on the same two
 //     cores, up to the bound per stream (CAIRN_STREAM_BUFFER_BYTES).
@@ -92,7 +93,6 @@ function hold(port: number, token: string, sampled: boolean): Promise<Held> {
 
 interface Figures {
   heapPerStreamKb: number;
-  rssPerStreamKb: number;
   afterChangesPerStreamKb: number;
   p50: number;
   p95: number;
@@ -152,21 +152,21 @@ async function heldElsewhere(port: number, tokens: string[]) {
   return child;
 }
 
-/** Heap and buffers (kB) after a full collection, and RSS (kB). */
-async function measured(): Promise<{ heap: number; rss: number }> {
+/** Heap and buffers (kB) after a full collection. */
+async function measured(): Promise<{ heap: number }> {
   await pause(1000);
   for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  return { heap: (m.heapUsed + m.external) / 1024, rss: m.rss / 1024 };
+  return { heap: (m.heapUsed + m.external) / 1024 };
 }
 
 /** The server's memory per open stream, on a server in this process (see the top of the file). */
 async function memory(
   dialect: 'sqlite' | 'postgres',
-): Promise<{ heapPerStreamKb: number; rssPerStreamKb: number; afterChangesPerStreamKb: number }> {
+): Promise<{ heapPerStreamKb: number; afterChangesPerStreamKb: number }> {
   if (!(globalThis as { gc?: unknown }).gc) {
     log('  (memory per stream: run with node --expose-gc to measure it)');
-    return { heapPerStreamKb: Number.NaN, rssPerStreamKb: Number.NaN, afterChangesPerStreamKb: Number.NaN };
+    return { heapPerStreamKb: Number.NaN, afterChangesPerStreamKb: Number.NaN };
   }
   const scratch = await scratchDatabase(dialect, ADMIN, 'cairn_bench_stream_memory');
   const database = openDatabase(scratch.url);
@@ -217,7 +217,6 @@ async function memory(
     await app.close();
     return {
       heapPerStreamKb: (second.heap - first.heap) / half,
-      rssPerStreamKb: (second.rss - first.rss) / half,
       afterChangesPerStreamKb: (third.heap - second.heap) / STREAMS,
     };
   } finally {
@@ -340,7 +339,6 @@ const rows: [string, (f: Figures) => string][] = [
   ['delivery p99 (ms)', (f) => f.p99.toFixed(0)],
   [`lost / repeated (${SAMPLE} streams)`, (f) => `${f.lost} / ${f.repeated}`],
   ['memory per stream: heap + buffers (kB)', (f) => f.heapPerStreamKb.toFixed(1)],
-  ['memory per stream: RSS (kB)', (f) => f.rssPerStreamKb.toFixed(1)],
   ['heap growth per stream, 1,000 changes on (kB)', (f) => f.afterChangesPerStreamKb.toFixed(1)],
   ['RSS growth per stream under load (kB)', (f) => f.perStreamEndKb.toFixed(1)],
   ['server RSS before / after (MB)', (f) => `${f.rssBeforeMb.toFixed(0)} / ${f.rssEndMb.toFixed(0)}`],
