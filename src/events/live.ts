@@ -118,11 +118,6 @@ export class LiveHub {
     return this.#closed;
   }
 
-  /** Streams open on this process (the bench and tests read it). */
-  get size(): number {
-    return this.#all.size;
-  }
-
   /**
    * Counts a stream of this user, or false when the user holds maxPerUser already. The caller gives
    * it back with `release` when the stream ends, whatever happened.
