@@ -36,6 +36,7 @@ import authRoutes from './modules/auth/routes.ts';
 import { SESSION_COOKIE } from './modules/auth/sessions.ts';
 import collectionRoutes from './modules/collections/routes.ts';
 import eventRoutes from './modules/events/routes.ts';
+import streamRoutes from './modules/events/stream-routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import invitationRoutes from './modules/invitations/routes.ts';
 import projectStatusRoutes from './modules/project-statuses/routes.ts';
@@ -166,6 +167,7 @@ async function registerModules(
   await app.register(collectionRoutes);
   await app.register(projectStatusRoutes);
   await app.register(eventRoutes);
+  await app.register(streamRoutes);
   await app.register(webhookRoutes);
   await app.register(invitationRoutes);
   await app.register(recoveryRoutes);

@@ -32,6 +32,9 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     metricsToken: undefined,
     smtpUrl: undefined,
     mailFrom: 'Cairn <no-reply@127.0.0.1>',
+    streamMaxPerUser: 10,
+    streamHeartbeatMs: 20_000,
+    streamBufferBytes: 262_144,
   });
 });
 

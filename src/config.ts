@@ -56,6 +56,12 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The mails' From: CAIRN_MAIL_FROM, or `Cairn <no-reply@host of the public URL>`. */
   mailFrom: string;
+  /** Live streams (GET /v1/events/stream) one user may hold at once on one process; past it, 429. */
+  streamMaxPerUser: number;
+  /** How often a live stream sends a heartbeat comment. */
+  streamHeartbeatMs: number;
+  /** What a live stream may have waiting for its reader; past it, the stream is closed. */
+  streamBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -191,6 +197,9 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     smtpUrl: url(env, 'CAIRN_SMTP_URL', /^smtps?:$/, 'smtp://user:password@host:port or smtps://…'),
     mailFrom,
+    streamMaxPerUser: integer(env, 'CAIRN_STREAM_MAX_PER_USER', 10, 1, 100_000),
+    streamHeartbeatMs: integer(env, 'CAIRN_STREAM_HEARTBEAT_MS', 20_000, 10, 3_600_000),
+    streamBufferBytes: integer(env, 'CAIRN_STREAM_BUFFER_BYTES', 262_144, 4096, 67_108_864),
   };
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Kind, RESOURCES } from './modules/registry.ts';
 import { type Client, setUserPassword, setup, signInClient } from './test/helpers.ts';
+import { closeConnections, type Frame, openStream } from './test/sse.ts';
 
 // Tenant and visibility isolation (issue 11), generated from the route table: every operation that
 // takes an id in its path is called with an id that does not exist, one of another workspace, and
@@ -9,7 +10,7 @@ import { type Client, setUserPassword, setup, signInClient } from './test/helper
 // must be the same: same status, same body (but for the request id), same headers. So a caller can
 // never tell "hidden" or "elsewhere" from "missing", and learns nothing else either.
 
-const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
+const f = await setup(undefined, { CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true', CAIRN_STREAM_HEARTBEAT_MS: '50' });
 const viewer = await f.newUser('member', 'Vera Viewer');
 const insider = await f.newUser('member', 'Ian Insider');
 const guest = await f.newUser('guest', 'Gus Guest');
@@ -315,5 +316,62 @@ describe('isolation, generated from the route table', () => {
       const named = JSON.parse(JSON.stringify(got).replaceAll(id, MISSING));
       assert.deepEqual(named, missing, `an id out of sight (${id}) reads differently from a missing one`);
     }
+  });
+
+  test('the live stream: nothing out of sight, by any filter; positions and ids from elsewhere read as junk', async () => {
+    await f.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(f.app.server.address() as { port: number }).port}`;
+    const token = (await f.owner.post('/v1/api-tokens', { name: 'stream', userId: viewer.id })).body.token;
+    const problemOf = async (lastEventId: string) => {
+      const s = await openStream(base, token, { lastEventId });
+      const { requestId: _, ...body } = s.problem;
+      return { status: s.status, body };
+    };
+    // Another workspace's position (a feed cursor, as an SSE id is) and event id.
+    const theirs = await other.owner.get('/v1/events?limit=1');
+    const theirCursor = (await other.owner.get('/v1/events?after=latest')).body.nextCursor;
+    assert.deepEqual(
+      await problemOf(theirCursor),
+      await problemOf('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    );
+    assert.deepEqual(await problemOf(theirs.body.data[0].id), await problemOf(MISSING));
+
+    const opened = await Promise.all(
+      [
+        '',
+        `teamId=${vault}`,
+        `teamId=${theirTeam}`,
+        `projectId=${hiddenResources.project}`,
+        `projectId=${foreignResources.project}`,
+      ].map((query) => openStream(base, token, { query })),
+    );
+    const [all, ...filtered] = opened;
+    for (const s of opened) assert.equal(s.status, 200);
+    // Changes out of sight (the vault's, the other workspace's), then one the viewer sees.
+    await made(insider.api, '/v1/tasks?expand=none', {
+      name: 'Vault change',
+      teamId: vault,
+      projectId: hiddenResources.project,
+    });
+    await made(other.owner, '/v1/tasks?expand=none', {
+      name: 'Their change',
+      teamId: theirTeam,
+      projectId: foreignResources.project,
+    });
+    const seen = await made(insider.api, '/v1/teams', { name: 'Seen by all' });
+    const first = await all!.nextEvent();
+    assert.deepEqual([first.event, JSON.parse(first.data!).entityId], ['team.created', seen]);
+    // Each filtered stream moves past those changes with nothing sent: the ids it gets come alone, in
+    // heartbeats, up to the position of the change it saw last.
+    for (const s of filtered) {
+      let frame: Frame;
+      do {
+        frame = await s.next();
+        assert.ok(['stream open', 'heartbeat'].includes(frame.comments[0]!), JSON.stringify(frame));
+        assert.equal(frame.data, undefined, JSON.stringify(frame));
+      } while (frame.id !== first.id);
+    }
+    for (const s of opened) s.close();
+    await closeConnections();
   });
 });

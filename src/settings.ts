@@ -154,6 +154,21 @@ export const SETTINGS: Setting[] = [
     meaning:
       'Prometheus metrics at `GET /metrics` on the main port, for this bearer token (at least 32 characters)',
   },
+  {
+    name: 'CAIRN_STREAM_MAX_PER_USER',
+    default: '`10`',
+    meaning: 'live streams (`GET /v1/events/stream`) one user may hold at once on one process (`429` beyond)',
+  },
+  {
+    name: 'CAIRN_STREAM_HEARTBEAT_MS',
+    default: '`20000`',
+    meaning: 'how often a live stream sends a heartbeat comment',
+  },
+  {
+    name: 'CAIRN_STREAM_BUFFER_BYTES',
+    default: '`262144`',
+    meaning: 'what a live stream may hold for a reader that does not take it before it is closed',
+  },
 ];
 
 /** README.md's table of settings. */

@@ -932,6 +932,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes as they happen, as Server-Sent Events (resumable with Last-Event-ID) */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/events": {
         parameters: {
             query?: never;
@@ -6344,6 +6361,72 @@ export interface operations {
                         /** @description Always given: keep it and ask again for what comes next */
                         nextCursor: string;
                         hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types: names, `*` or `<resource>.*` (`task.*`), as a webhook subscription names them; repeat, or comma-separate */
+                type?: ("task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created" | "*" | "task.*" | "project.*" | "document.*" | "post.*" | "team.*" | "area.*" | "task_template.*" | "project_template.*")[];
+                /** @description Only events about things of this team or area (a project: of any of its teams); a team the caller does not see matches nothing */
+                teamId?: string;
+                /** @description Only events about this project, its tasks and task templates, and posts on them */
+                projectId?: string;
+                /** @description Start after this position (an event id of the stream, or a nextCursor of GET /v1/events), for a first connection; a Last-Event-ID header, which an EventSource sends when it reconnects, takes precedence */
+                after?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it, missing nothing */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream), until the client or the server closes. Each event: `id:` its position (what Last-Event-ID and `after` take, and GET /v1/events as `cursor`), `event:` its type, `data:` one JSON line (StreamEvent). A `reset` event says the given position is past the retention. A comment line (`: heartbeat`) comes every 20 seconds by default; it may carry an `id:` line alone, which moves the client's Last-Event-ID past events it did not get (not its to see, or filtered out) without an event. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: never stored by a cache */
+                    "Cache-Control"?: string;
+                    /** @description `no`: a proxy that buffers answers (nginx) passes events on at once */
+                    "X-Accel-Buffering"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /**
+                         * Format: uuid
+                         * @description The event (as in GET /v1/events and webhook deliveries)
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        type: "task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created";
+                        /** @description What it is about: the first part of type (`task`) */
+                        entityType: string;
+                        /**
+                         * Format: uuid
+                         * @description The id of the thing it is about
+                         */
+                        entityId: string;
+                        teamId: string | null;
+                        projectId: string | null;
+                    } | {
+                        reason: string;
                     };
                 };
             };

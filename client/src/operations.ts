@@ -69,6 +69,7 @@ export const OPERATIONS = {
   listProjectStatuses: ['get', '/v1/project-statuses'],
   upsertProjectStatus: ['post', '/v1/project-statuses'],
   listEvents: ['get', '/v1/events'],
+  streamEvents: ['get', '/v1/events/stream'],
   listWebhookEvents: ['get', '/v1/webhooks/events'],
   subscribeWebhook: ['post', '/v1/webhooks/subscribe'],
   listWebhookSubscriptions: ['get', '/v1/webhooks/subscribe'],
@@ -216,6 +217,8 @@ export interface OperationMethods {
   upsertProjectStatus: Call<'upsertProjectStatus'>;
   /** Changes, oldest first, as webhook deliveries carry them (kept for the retention period) (`GET /v1/events`). */
   listEvents: Call<'listEvents'>;
+  /** Changes as they happen, as Server-Sent Events (resumable with Last-Event-ID) (`GET /v1/events/stream`). */
+  streamEvents: Call<'streamEvents'>;
   /** The event names a subscription can name (`GET /v1/webhooks/events`). */
   listWebhookEvents: Call<'listWebhookEvents'>;
   /** Subscribe a URL to an event or a pattern of events, or change a subscription when id is given (`POST /v1/webhooks/subscribe`). */

@@ -25,7 +25,8 @@ export interface Database {
   /**
    * Calls `onNotify` for every NOTIFY on `channel` from any process (PostgreSQL LISTEN, on a connection
    * of its own that reconnects when lost); on SQLite, where one process writes, it never calls. The
-   * returned function stops listening.
+   * returned function stops listening. Every listener of a channel shares one connection (the webhook
+   * worker and the live streams of a process: one LISTEN connection, not one each).
    */
   listen(channel: string, onNotify: () => void): () => Promise<void>;
   /**
@@ -127,7 +128,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       dialect: 'postgres',
       search: createSearch('postgres'),
       description: `postgres://${parsed.host}${parsed.pathname}`,
-      listen: (channel, onNotify) => listenPg(url, channel, onNotify),
+      listen: sharedListen((channel, onNotify) => listenPg(url, channel, onNotify)),
       pool,
       close: () => db.destroy(),
     };
@@ -144,6 +145,36 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     description: `sqlite:${path}`,
     listen: () => async () => {},
     close: () => db.destroy(),
+  };
+}
+
+type Listen = (channel: string, onNotify: () => void) => () => Promise<void>;
+
+/**
+ * One `listen` per channel for every listener: the first opens it, the last one's stop closes it. A
+ * listener added while the connection is (re)connecting hears that connection's first wake-up, as
+ * the first listener does.
+ */
+function sharedListen(open: Listen): Listen {
+  const channels = new Map<string, { listeners: Set<() => void>; stop: () => Promise<void> }>();
+  return (channel, onNotify) => {
+    let shared = channels.get(channel);
+    if (!shared) {
+      const listeners = new Set<() => void>();
+      const stop = open(channel, () => {
+        for (const l of listeners) l();
+      });
+      shared = { listeners, stop };
+      channels.set(channel, shared);
+    }
+    const entry = shared;
+    const listener = () => onNotify();
+    entry.listeners.add(listener);
+    return async () => {
+      if (!entry.listeners.delete(listener) || entry.listeners.size > 0) return;
+      if (channels.get(channel) === entry) channels.delete(channel);
+      await entry.stop();
+    };
   };
 }
 

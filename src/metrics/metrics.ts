@@ -77,6 +77,16 @@ export const webhookDisabled = new Counter({
   help: 'Subscriptions this process disabled after failing too long (or a 410 Gone)',
 });
 
+export const streamsOpen = new Gauge({
+  name: 'cairn_live_streams',
+  help: 'Live streams (GET /v1/events/stream) open on this process',
+});
+
+export const streamsDropped = new Counter({
+  name: 'cairn_live_streams_dropped_total',
+  help: 'Live streams closed because their reader did not take what was sent (the buffer bound)',
+});
+
 export const webhookLag = new Histogram({
   name: 'cairn_webhook_delivery_lag_seconds',
   help: 'Time from an event being recorded to its delivery attempt (first attempts, not retries)',

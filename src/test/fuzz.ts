@@ -21,6 +21,8 @@ export interface Operation {
   path: string;
   params: Json[];
   body: Json | undefined;
+  /** Its 200 is a stream of Server-Sent Events (GET /v1/events/stream), which never ends by itself. */
+  stream: boolean;
 }
 
 export interface Finding {
@@ -91,6 +93,7 @@ export function operationsOf(doc: Json): { operations: Operation[]; components: 
         path,
         params: (op.parameters ?? []).filter((p: Json) => p.in === 'path' || p.in === 'query'),
         body: op.requestBody?.content?.['application/json']?.schema,
+        stream: Boolean(op.responses?.['200']?.content?.['text/event-stream']),
       });
     }
   }
@@ -204,6 +207,7 @@ export interface FuzzRequest {
   method: Operation['method'];
   url: string;
   payload: string | undefined;
+  stream?: boolean;
 }
 
 /** Requests for the operations, valid-ish then broken; `ids` are ids of things that exist (or do elsewhere). */
@@ -259,7 +263,7 @@ export function requests(
         : broken(arbitraryFor(op.body, components, ids)).map((v) => JSON.stringify(v));
     return fc
       .tuple(path, query, body)
-      .map(([p, q, b]) => ({ method: op.method, url: `${p}${q}`, payload: b }));
+      .map(([p, q, b]) => ({ method: op.method, url: `${p}${q}`, payload: b, stream: op.stream }));
   });
 }
 
@@ -317,21 +321,46 @@ export async function fingerprint(database: Database): Promise<string> {
   );
 }
 
+interface Answer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  body: string;
+}
+
+/**
+ * A stream's answer: a 200 is read up to its first frame (the opening comment) and then cut off, as
+ * a client that goes away; any other answer is read whole.
+ */
+async function streamAnswer(app: App, r: FuzzRequest, headers: Record<string, string>): Promise<Answer> {
+  const res = await app.inject({ method: r.method, url: r.url, headers, payloadAsStream: true });
+  const stream = res.stream();
+  if (res.statusCode === 200) {
+    const first = await new Promise<string>((resolve) => {
+      stream.once('data', (chunk: Buffer) => resolve(String(chunk)));
+      stream.once('end', () => resolve(''));
+    });
+    (res.raw.res as unknown as { destroy(): void }).destroy();
+    stream.on('error', () => {});
+    return { statusCode: 200, headers: res.headers, body: first };
+  }
+  let body = '';
+  for await (const chunk of stream) body += String(chunk);
+  return { statusCode: res.statusCode, headers: res.headers, body };
+}
+
 /** Sends one request and checks its answer; the finding, or null when it is as it should be. */
 export async function check(
   app: App,
   token: string,
   r: FuzzRequest,
 ): Promise<{ status: number; finding: Finding | null; body: Json }> {
-  const res = await app.inject({
-    method: r.method,
-    url: r.url,
-    payload: r.payload,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(r.payload !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-  });
+  const headers = {
+    authorization: `Bearer ${token}`,
+    ...(r.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
+  const res: Answer = r.stream
+    ? await streamAnswer(app, r, headers)
+    : await app.inject({ method: r.method, url: r.url, payload: r.payload, headers });
   const request = `${r.method} ${r.url} ${r.payload?.slice(0, 300) ?? ''}`;
   const fail = (why: string) => ({
     status: res.statusCode,
@@ -345,6 +374,12 @@ export async function check(
       : fail('a body on an empty answer');
   }
   const type = String(res.headers['content-type'] ?? '');
+  if (r.stream && res.statusCode === 200) {
+    if (!type.startsWith('text/event-stream')) return fail(`a stream as ${type}`);
+    if (!res.body.startsWith(': stream open\n\n'))
+      return fail(`a stream that opens with ${res.body.slice(0, 100)}`);
+    return { status: res.statusCode, finding: null, body: null };
+  }
   let body: Json;
   try {
     body = JSON.parse(res.body);
