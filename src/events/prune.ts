@@ -30,12 +30,22 @@ export function isBefore(a: Position, b: Position): boolean {
   return a.tx < b.tx || (a.tx === b.tx && a.seq < b.seq);
 }
 
-/** Deletes the events created before `before`, a chunk per transaction; how many went. */
+/**
+ * Deletes the events created before `before`, a chunk per transaction; how many went. The newest event
+ * of the whole table always stays, however old: on SQLite `seq` is the rowid, which after the greatest
+ * row is deleted starts again below positions readers hold (a webhook's, a stream's, a feed cursor),
+ * and those readers would skip every new event. Keeping it costs one row.
+ */
 export async function pruneEvents(db: Kysely<DB>, before: string): Promise<number> {
   let total = 0;
   for (;;) {
     const n = await db.transaction().execute(async (trx) => {
-      const old = trx.selectFrom('events').select('seq').where('created_at', '<', before).limit(CHUNK);
+      const old = trx
+        .selectFrom('events')
+        .select('seq')
+        .where('created_at', '<', before)
+        .where('seq', '<', (eb) => eb.selectFrom('events').select((e) => e.fn.max('seq').as('newest')))
+        .limit(CHUNK);
       const gone = await trx
         .deleteFrom('events')
         .where('seq', 'in', old)

@@ -77,3 +77,20 @@ test('a position older than what was pruned is 400 cursor_expired; one after it 
   assert.equal(await pruneEvents(f.database.db, new Date(Date.parse(now()) - 7 * DAY).toISOString()), 0);
   problem(await f.owner.get(`/v1/events?cursor=${before}`), 400, 'cursor_expired');
 });
+
+test('a quiet install pruned of everything: new events come after every position held', async () => {
+  const held = (await feed('after=latest')).nextCursor;
+  advanceClock(8 * DAY);
+  await pruneEvents(f.database.db, new Date(Date.parse(now()) - 7 * DAY).toISOString());
+  // The newest event of the table stays (SQLite's rowid would start again below the held position).
+  const left = await f.database.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  assert.equal(Number(left.n), 1);
+  const next = (await task('After the quiet')).body;
+  assert.deepEqual(
+    (await feed(`cursor=${held}`, 1)).data.map((e) => [e.type, e.data.id]),
+    [['task.created', next.id]],
+  );
+});
