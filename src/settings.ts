@@ -179,7 +179,16 @@ export function settingsTable(): string {
 
 /** Markdown to the plain words of a comment: links to their text, no backquotes. */
 function plain(markdown: string): string {
-  return markdown.replace(/\[([^\]]+)\]\([^)]+\)/g, '$1').replaceAll('`', '');
+  let out = '';
+  let rest = markdown;
+  for (let open = rest.indexOf('['); open >= 0; open = rest.indexOf('[')) {
+    const close = rest.indexOf('](', open);
+    const end = close < 0 ? -1 : rest.indexOf(')', close);
+    if (end < 0) break;
+    out += rest.slice(0, open) + rest.slice(open + 1, close);
+    rest = rest.slice(end + 1);
+  }
+  return (out + rest).replaceAll('`', '');
 }
 
 /** A default that is a value to write (`8080`), rather than words (none, random, http://HOST:PORT). */
