@@ -81,6 +81,9 @@ describe('syncEvents', () => {
       before.events.map((e) => e.data.id),
       [gone.id],
     );
+    // The newest event of the installation always stays (events/prune.ts): here another workspace's.
+    const elsewhere = await cairn.f.newWorkspace('Elsewhere');
+    assert.equal((await elsewhere.owner.post('/v1/teams', { name: 'Newest' })).status, 201);
     // As the hourly pruning does once the retention has passed (here: everything up to a minute ahead).
     await prune(cairn.f.database.db, new Date(Date.now() + 60_000).toISOString());
     const expired = (cause: string) => (e: unknown) => {
