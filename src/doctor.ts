@@ -4,13 +4,10 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Config } from './config.ts';
-import { type Database, isPostgresUrl, openDatabase, sqlitePath } from './db/index.ts';
+import { type Database, isPostgresUrl, openDatabase, sqliteDatabase, sqlitePath } from './db/index.ts';
 import { migrationStatus } from './db/migrate.ts';
-import { createSearch } from './db/search/index.ts';
-import { NodeSqliteDialect } from './db/sqlite-driver.ts';
-import type { DB } from './db/types.ts';
 import { countByState } from './modules/webhooks/repository.ts';
 
 export interface Finding {
@@ -71,15 +68,7 @@ function openForDoctor(config: Config, timeoutMs: number): Database | Finding {
       fix: 'check DATABASE_URL; the first `npm start` creates the file',
     };
   }
-  const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(raw) });
-  return {
-    db,
-    dialect: 'sqlite',
-    search: createSearch('sqlite'),
-    description: `sqlite:${path}`,
-    listen: () => async () => {},
-    close: () => db.destroy(),
-  };
+  return sqliteDatabase(path, raw);
 }
 
 async function reachable(database: Database): Promise<Finding> {

@@ -3,6 +3,7 @@
 // differences (full-text search, row locking) sit behind `Database.search` and `Database.dialect`.
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { prepareStatements } from './pg-statements.ts';
@@ -134,10 +135,19 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     };
   }
   const path = sqlitePath(url);
-  const db = new Kysely<DB>({
-    dialect: new NodeSqliteDialect(openSqlite(path)),
-    log: statementLog(options.onStatement),
-  });
+  return sqliteDatabase(path, openSqlite(path), options.onStatement);
+}
+
+/**
+ * A Database over a node:sqlite connection already open: openDatabase's, or one opened otherwise (the
+ * doctor's read-only one, which must neither create the file nor set its journal mode).
+ */
+export function sqliteDatabase(
+  path: string,
+  connection: DatabaseSync,
+  onStatement?: OpenOptions['onStatement'],
+): Database {
+  const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(connection), log: statementLog(onStatement) });
   return {
     db,
     dialect: 'sqlite',
