@@ -37,9 +37,8 @@ export function liveTokensOf(userId: string): Condition {
   return sql<SqlBool>`(t.user_id = ${userId} and t.revoked_at is null)`;
 }
 
-export interface TokenOwner {
-  token_id: string;
-  token_last_used_at: string | null;
+/** The caller a credential stands for: its workspace, its user and their groups (token or session). */
+export interface CallerRow {
   workspace_id: string;
   workspace_name: string;
   workspace_code: number;
@@ -50,6 +49,25 @@ export interface TokenOwner {
   /** The workspace's groups with the user's membership (groups/lookup.ts knownGroupVisibility). */
   groups: GroupsJson;
 }
+
+export interface TokenOwner extends CallerRow {
+  token_id: string;
+  token_last_used_at: string | null;
+}
+
+/**
+ * CallerRow's columns but the groups (groupsColumn), for a lookup that joins the credential's table as
+ * `t` to `users as u` and `workspaces as w`: the token's here, the session's in auth/repository.ts.
+ */
+export const CALLER_COLUMNS = [
+  'w.id as workspace_id',
+  'w.name as workspace_name',
+  'w.code as workspace_code',
+  'u.id as user_id',
+  'u.name as user_name',
+  'u.email as user_email',
+  'u.role as user_role',
+] as const;
 
 /**
  * The workspace's groups as [id, kind, privacy, the user's role or null], a JSON array: text on
@@ -96,13 +114,7 @@ function tokenLookup(dialect: Dialect) {
       .select([
         't.id as token_id',
         't.last_used_at as token_last_used_at',
-        'w.id as workspace_id',
-        'w.name as workspace_name',
-        'w.code as workspace_code',
-        'u.id as user_id',
-        'u.name as user_name',
-        'u.email as user_email',
-        'u.role as user_role',
+        ...CALLER_COLUMNS,
         groupsColumn(dialect).as('groups'),
       ]),
   );

@@ -11,7 +11,7 @@ import { loadById } from '../../preconditions.ts';
 import * as groups from '../groups/lookup.ts';
 import * as users from '../users/service.ts';
 import { canIssueTokenFor, canRevokeToken } from './policy.ts';
-import type { ListedToken, TokenRow } from './repository.ts';
+import type { CallerRow, ListedToken, TokenRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 // Tokens are long random strings, so a plain SHA-256 is the right hash: nothing to brute-force, and a
@@ -109,6 +109,15 @@ export async function authenticate(db: Kysely<DB>, dialect: Dialect, token: stri
     await repo.touchToken(db, found.workspace_id, found.token_id, at);
     await users.touchUser(db, found.workspace_id, found.user_id, at);
   }
+  return callerAuth(found, found.token_id);
+}
+
+/**
+ * The Auth a credential's lookup gives (a token's here, a session's in auth/sessions.ts), its groups'
+ * visibility known from the same row. `tokenId` is the credential's id: idempotency keys and rate
+ * budgets are per credential.
+ */
+export function callerAuth(found: CallerRow, tokenId: string, session?: Auth['session']): Auth {
   const auth: Auth = {
     workspace: { id: found.workspace_id, name: found.workspace_name, code: Number(found.workspace_code) },
     actor: {
@@ -116,8 +125,9 @@ export async function authenticate(db: Kysely<DB>, dialect: Dialect, token: stri
       name: found.user_name,
       email: found.user_email,
       role: found.user_role,
-      tokenId: found.token_id,
+      tokenId,
     },
+    ...(session ? { session } : {}),
   };
   groups.knownGroupVisibility(auth, repo.groupsOf(found));
   return auth;

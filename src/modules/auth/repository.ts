@@ -4,21 +4,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { prepared } from '../../db/prepared.ts';
-import type { DB, SessionsTable, WorkspaceRole } from '../../db/types.ts';
-import { groupsColumn, type TokenOwner } from '../api-tokens/repository.ts';
+import type { DB, SessionsTable } from '../../db/types.ts';
+import { CALLER_COLUMNS, type CallerRow, groupsColumn } from '../api-tokens/repository.ts';
 
-export interface SessionOwner {
+export interface SessionOwner extends CallerRow {
   session_id: string;
   last_used_at: string;
   expires_at: string;
-  workspace_id: string;
-  workspace_name: string;
-  workspace_code: number;
-  user_id: string;
-  user_name: string;
-  user_email: string;
-  user_role: WorkspaceRole;
-  groups: TokenOwner['groups'];
 }
 
 function sessionLookup(dialect: Dialect) {
@@ -35,13 +27,7 @@ function sessionLookup(dialect: Dialect) {
         't.id as session_id',
         't.last_used_at as last_used_at',
         't.expires_at as expires_at',
-        'w.id as workspace_id',
-        'w.name as workspace_name',
-        'w.code as workspace_code',
-        'u.id as user_id',
-        'u.name as user_name',
-        'u.email as user_email',
-        'u.role as user_role',
+        ...CALLER_COLUMNS,
         groupsColumn(dialect).as('groups'),
       ]),
   );

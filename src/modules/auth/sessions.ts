@@ -8,8 +8,7 @@ import type { Kysely } from 'kysely';
 import { type Auth, now } from '../../context.ts';
 import type { Dialect } from '../../db/index.ts';
 import type { DB } from '../../db/types.ts';
-import { groupsOf } from '../api-tokens/repository.ts';
-import * as groups from '../groups/lookup.ts';
+import { callerAuth } from '../api-tokens/service.ts';
 import { touchUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 
@@ -125,17 +124,6 @@ export async function authenticateSession(
     await repo.renewSession(db, found.workspace_id, found.session_id, at, renewedUntil);
     await touchUser(db, found.workspace_id, found.user_id, at);
   }
-  const auth: Auth = {
-    workspace: { id: found.workspace_id, name: found.workspace_name, code: Number(found.workspace_code) },
-    actor: {
-      id: found.user_id,
-      name: found.user_name,
-      email: found.user_email,
-      role: found.user_role,
-      tokenId: found.session_id,
-    },
-    session: renewedUntil ? { id: found.session_id, renewedUntil } : { id: found.session_id },
-  };
-  groups.knownGroupVisibility(auth, groupsOf(found));
-  return auth;
+  const session = renewedUntil ? { id: found.session_id, renewedUntil } : { id: found.session_id };
+  return callerAuth(found, found.session_id, session);
 }
