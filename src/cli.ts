@@ -2,9 +2,9 @@
 // errors for people, and exits non-zero on failure.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
-import { inTransaction } from './context.ts';
-import { openDatabase } from './db/index.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Auth, inTransaction } from './context.ts';
+import { type Database, openDatabase } from './db/index.ts';
 import { migrateToLatest, migrationStatus } from './db/migrate.ts';
 import { doctor, formatFindings } from './doctor.ts';
 import { AppError } from './http/errors.ts';
@@ -53,13 +53,35 @@ function fail(message: string, code = 1): never {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/**
+ * Runs a command as the owner of the given workspace (by id), or of the first one, on the migrated
+ * database; an unknown workspace, or none yet (`noneYet` says what to do), is one line and exit 2.
+ */
+async function asOwner(
+  config: Config,
+  workspace: string | undefined,
+  noneYet: string,
+  run: (database: Database, owner: Auth) => Promise<void>,
+): Promise<void> {
+  if (workspace !== undefined && !isUuid(workspace)) fail(`no workspace ${workspace}`, 2);
+  const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
+  try {
+    await migrateToLatest(database);
+    const owner = await workspaceOwner(database, workspace);
+    if (!owner) fail(workspace ? `no workspace ${workspace}` : noneYet, 2);
+    await run(database, owner);
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -140,19 +162,11 @@ async function main(argv: string[]): Promise<void> {
     if (!email) fail('token create needs --user EMAIL', 2);
     const name = values.name?.trim() || 'CLI token';
     if (name.length > 512) fail('--name is at most 512 characters', 2);
-    if (values.workspace !== undefined && !isUuid(values.workspace))
-      fail(`no workspace ${values.workspace}`, 2);
-    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
-    try {
-      await migrateToLatest(database);
-      const owner = await workspaceOwner(database, values.workspace);
-      if (!owner) fail(values.workspace ? `no workspace ${values.workspace}` : 'no workspace yet', 2);
+    await asOwner(config, values.workspace, 'no workspace yet', async (database, owner) => {
       const issued = await inTransaction(database, owner, (ctx) => issueTokenForEmail(ctx, email, name));
       if (!issued) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
       process.stdout.write(`${JSON.stringify({ token: issued.token, id: issued.row.id })}\n`);
-    } finally {
-      await database.close();
-    }
+    });
     return;
   }
 
@@ -164,19 +178,11 @@ async function main(argv: string[]): Promise<void> {
     });
     const email = values.email?.trim();
     if (!email) fail('user reset-password needs --email EMAIL', 2);
-    if (values.workspace !== undefined && !isUuid(values.workspace))
-      fail(`no workspace ${values.workspace}`, 2);
-    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
-    try {
-      await migrateToLatest(database);
-      const owner = await workspaceOwner(database, values.workspace);
-      if (!owner) fail(values.workspace ? `no workspace ${values.workspace}` : 'no workspace yet', 2);
+    await asOwner(config, values.workspace, 'no workspace yet', async (database, owner) => {
       const link = await operatorResetLink(database, config.publicUrl, owner, email);
       if (!link) fail(`no user with email ${email} in workspace "${owner.workspace.name}"`, 2);
       process.stdout.write(`${JSON.stringify(link)}\n`);
-    } finally {
-      await database.close();
-    }
+    });
     return;
   }
 
@@ -190,30 +196,17 @@ async function main(argv: string[]): Promise<void> {
     if (!values.tasks || !Number.isInteger(tasks) || tasks < 0 || tasks > 10_000_000) {
       fail('seed needs --tasks N, a whole number up to 10,000,000', 2);
     }
-    if (values.workspace !== undefined && !isUuid(values.workspace))
-      fail(`no workspace ${values.workspace}`, 2);
     const seedValue = values.seed === undefined ? undefined : Number(values.seed);
     if (seedValue !== undefined && !Number.isInteger(seedValue)) fail('--seed must be a whole number', 2);
-    const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
-    try {
-      await migrateToLatest(database);
-      const owner = await workspaceOwner(database, values.workspace);
-      if (!owner)
-        fail(
-          values.workspace
-            ? `no workspace ${values.workspace}`
-            : 'no workspace yet: start the server once, or run workspace create',
-          2,
-        );
+    const noneYet = 'no workspace yet: start the server once, or run workspace create';
+    await asOwner(config, values.workspace, noneYet, async (database, owner) => {
       const result = await seed(database, owner, {
         tasks,
         seed: seedValue,
         progress: (line) => process.stderr.write(`${line}\n`),
       });
       process.stdout.write(`${JSON.stringify(result)}\n`);
-    } finally {
-      await database.close();
-    }
+    });
     return;
   }
 
