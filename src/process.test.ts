@@ -1,7 +1,7 @@
 // The server and the CLI as real processes, on the database of this pass: first start prints a token
 // that works, the CLI makes an isolated workspace, SIGTERM stops cleanly, bad configuration is one line.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import pg from 'pg';
 import { openDatabase } from './db/index.ts';
 import { MIGRATION_NAMES } from './db/migrate.ts';
 import { onPostgres } from './test/helpers.ts';
+import { type ServerProcess, startServerProcess } from './test/server-process.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 let databaseUrl: string;
@@ -45,36 +46,8 @@ function cli(args: string[], env: Record<string, string> = {}) {
   });
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  token: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: root,
-    env: { ...baseEnv, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
-  while (!/Server listening at (http:\/\/\S+?)"/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /Server listening at (http:\/\/\S+?)"/.exec(out)![1]!;
-  const token = /Bootstrap API token: (\S+)/.exec(out)?.[1] ?? '';
-  return { child, url, token, output: () => out, exited };
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess({ ...baseEnv, PORT: '0' });
 }
 
 test('first start prints a bootstrap token that works; SIGTERM stops cleanly', async () => {

@@ -3,7 +3,7 @@
 // bootstrap token, which sets the owner's password once; `cairn user reset-password` prints a reset
 // link that does the same; a second start prints none.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { openDatabase } from '../../db/index.ts';
 import { onPostgres } from '../../test/helpers.ts';
+import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 
 const root = new URL('../../..', import.meta.url).pathname;
 let databaseUrl: string;
@@ -47,34 +48,8 @@ function cli(args: string[]) {
   return spawnSync(process.execPath, ['src/cli.ts', ...args], { cwd: root, env, encoding: 'utf8' });
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: root,
-    env: { ...env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
-  while (!/Server listening at (http:\/\/\S+?)"/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /Server listening at (http:\/\/\S+?)"/.exec(out)![1]!;
-  return { child, url, output: () => out, exited };
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess({ ...env, PORT: '0' });
 }
 
 async function ownerPasswordHash(): Promise<string | null> {
