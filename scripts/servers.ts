@@ -1,7 +1,7 @@
 // Real server processes on a throwaway database, for the scripts that prove things about whole
 // processes (crash-webhooks.ts, bench/webhooks.ts): a fresh SQLite file or PostgreSQL database,
 // `node src/main.ts` started, killed and restarted on it, and a client for its API.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -157,4 +157,80 @@ export async function runProof(
   const held = results.every(Boolean);
   process.stderr.write(`${name} ${held ? 'passed' : 'FAILED'}\n`);
   process.exit(held ? 0 : 1);
+}
+
+export interface Cluster {
+  primary: ChildProcess;
+  base: string;
+  /** The primary's live worker processes, by pid. */
+  workers(): string[];
+  /** What the primary wrote to stdout so far. */
+  stdout(): string;
+  /** SIGTERM (when still running), and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `node src/cluster.ts --workers N` on `port`, resolved once N workers run and /readyz answers. Stop
+ * it (stop()) in the caller's after hook, so that a failed assertion does not leave it running.
+ */
+export async function startCluster(
+  databaseUrl: string,
+  port: number,
+  workers: number,
+  env: Record<string, string> = {},
+): Promise<Cluster> {
+  const primary = spawn(process.execPath, ['src/cluster.ts', '--workers', String(workers)], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      CAIRN_BOOTSTRAP_TOKEN: TOKEN,
+      CAIRN_RATE_LIMIT: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((r) => primary.once('exit', (code) => r(code)));
+  let stdout = '';
+  primary.stdout!.on('data', (c: Buffer) => {
+    stdout += c;
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const live = () =>
+    spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean);
+  const cluster: Cluster = {
+    primary,
+    base,
+    workers: live,
+    stdout: () => stdout,
+    async stop() {
+      if (primary.exitCode === null && primary.signalCode === null) {
+        primary.kill('SIGTERM');
+        const late = setTimeout(() => primary.kill('SIGKILL'), 10_000);
+        const code = await exited;
+        clearTimeout(late);
+        return code;
+      }
+      return exited;
+    },
+  };
+  const until = Date.now() + 30_000;
+  const ready = () =>
+    fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  while (live().length < workers || !(await ready())) {
+    if (Date.now() > until) {
+      await cluster.stop();
+      throw new Error('the cluster did not start');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cluster;
 }

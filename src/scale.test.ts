@@ -2,14 +2,19 @@
 // three processes, every scenario sent round-robin through all three at once. On SQLite: the cluster
 // script (`npm run start:cluster`), two workers on one file.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import { api, freePort, type Server, scratchDatabase, startServer, TOKEN } from '../scripts/servers.ts';
+import {
+  api,
+  freePort,
+  type Server,
+  scratchDatabase,
+  startCluster,
+  startServer,
+  TOKEN,
+} from '../scripts/servers.ts';
 import { openDatabase } from './db/index.ts';
 import { caughtUp, onPostgres } from './test/helpers.ts';
 import { startReceiver } from './test/receiver.ts';
-
-const root = new URL('..', import.meta.url).pathname;
 
 async function call(
   base: string,
@@ -223,50 +228,12 @@ if (onPostgres) {
     const scratch = await scratchDatabase('sqlite', '');
     after(() => scratch.drop());
     const port = await freePort();
-    const primary = spawn(process.execPath, ['src/cluster.ts', '--workers', '2'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: scratch.url,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        CAIRN_BOOTSTRAP_TOKEN: TOKEN,
-        CAIRN_RATE_LIMIT: '1000000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((r) => primary.once('exit', (code) => r(code)));
+    const cluster = await startCluster(scratch.url, port, 2);
     // A failed assertion must not leave the cluster running (the test process would wait on it).
-    after(async () => {
-      if (primary.exitCode !== null || primary.signalCode !== null) return;
-      primary.kill('SIGTERM');
-      const late = setTimeout(() => primary.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(late);
-    });
-    primary.stderr.resume();
-    let stdout = '';
-    primary.stdout.on('data', (c: Buffer) => {
-      stdout += c;
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const workers = () =>
-      spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean);
-    const until = Date.now() + 30_000;
-    while (
-      workers().length < 2 ||
-      !(await fetch(`${base}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      assert.ok(Date.now() < until, 'the cluster did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    after(() => cluster.stop());
+    const { base, workers } = cluster;
     // Bootstrapped once, by the primary, before any worker started.
-    assert.equal(stdout.match(/Created workspace/g)?.length, 1);
+    assert.equal(cluster.stdout().match(/Created workspace/g)?.length, 1);
     const team = (await call(base, 'POST', '/v1/teams', { name: 'Cluster' })).body;
     const made = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -291,8 +258,7 @@ if (onPostgres) {
     }
     assert.equal(users?.status, 200);
 
-    primary.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await cluster.stop(), 0);
     assert.deepEqual(workers(), []);
   });
 }

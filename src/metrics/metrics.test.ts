@@ -2,12 +2,12 @@
 // is bounded, that /metrics is never public by accident, that the exposition passes `promtool check
 // metrics`, and that under the cluster script one scrape of the primary adds up every worker.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { freePort, scratchDatabase, startServer, TOKEN } from '../../scripts/servers.ts';
+import { freePort, scratchDatabase, startCluster, startServer, TOKEN } from '../../scripts/servers.ts';
 import { ERROR_TITLES } from '../http/errors.ts';
 import { onPostgres, setup } from '../test/helpers.ts';
 
@@ -203,40 +203,9 @@ test('under the cluster script the primary serves every worker’s metrics, adde
   const scratch = await scratchDatabase('sqlite', '');
   after(() => scratch.drop());
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const primary = spawn(process.execPath, ['src/cluster.ts', '--workers', '2'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: scratch.url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      CAIRN_BOOTSTRAP_TOKEN: TOKEN,
-      CAIRN_RATE_LIMIT: '1000000',
-      CAIRN_METRICS_PORT: String(metricsPort),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((r) => primary.once('exit', r));
-  after(async () => {
-    if (primary.exitCode === null && primary.signalCode === null) primary.kill('SIGTERM');
-    await exited;
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 30_000;
-  const workers = () =>
-    spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .filter(Boolean);
-  while (
-    workers().length < 2 ||
-    !(await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    assert.ok(Date.now() < until, 'the cluster did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const cluster = await startCluster(scratch.url, port, 2, { CAIRN_METRICS_PORT: String(metricsPort) });
+  after(() => cluster.stop());
+  const { base } = cluster;
   // New connections each time, so that both workers answer some of them.
   const requests = 40;
   for (let i = 0; i < requests; i++) {
