@@ -2,34 +2,15 @@
 // invitation) and the signed-in layout (/app) whose beforeLoad sends a visitor without a session to
 // sign in and back. A list's filters are its route's search params (lib/filters.ts), so a view is a URL.
 import type { QueryClient } from '@tanstack/react-query';
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  Outlet,
-  redirect,
-} from '@tanstack/react-router';
-import { meQuery } from './api/index.ts';
-import { RouteError } from './components/RouteError.tsx';
-import { Shell } from './components/Shell.tsx';
+import { createRoute, createRouter } from '@tanstack/react-router';
 import { localPath, parseTaskListSearch } from './lib/filters.ts';
+import { appRoute, rootRoute } from './routes/app.tsx';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { MyWork } from './screens/MyWork.tsx';
-import { NotFound } from './screens/NotFound.tsx';
 import { NotYet } from './screens/NotYet.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
-
-export interface RouterContext {
-  queryClient: QueryClient;
-}
-
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
-  notFoundComponent: NotFound,
-  errorComponent: RouteError,
-});
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -55,17 +36,6 @@ const passwordLinkRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password/$token',
   component: SetPassword,
-});
-
-const appRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  id: 'app',
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
-    return { me };
-  },
-  component: Shell,
 });
 
 const myWorkRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: MyWork });

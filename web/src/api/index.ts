@@ -1,11 +1,11 @@
-// Everything the app asks of Cairn goes through this one module: the @cairn/client instance (cookie mode:
-// no token, the browser sends the `cairn_session` cookie), the calls, the TanStack Query options that
-// name and cache them, and the reading of failures. Components import from here and never call fetch,
-// so a change of the client's call style is an edit of this file alone.
-import { type Answer, CairnError, createClient, isCairnError, type Schema } from '@cairn/client';
+// Everything the app asks of Cairn goes through web/src/api: this module (the person, teams, tasks and the
+// session), one module per feature beside it (each importing the shared instance from ./client.ts), and
+// ./problems.ts for reading failures. Components import from here and never call fetch.
+import { type Answer, isCairnError, type Schema } from '@cairn/client';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { cairn, PAGE_SIZE } from './client.ts';
 
-const cairn = createClient({ baseUrl: window.location.origin });
+export { isUnauthenticated, problemOf } from './problems.ts';
 
 export type Me = Answer<'getMe'>;
 export type Task = Schema<'Task'>;
@@ -14,7 +14,6 @@ export type TeamLabel = NonNullable<Team['taskLabels']>[number];
 
 /** Tasks read for My work at most: a person's open assignments, newest change first. */
 export const MY_WORK_LIMIT = 500;
-const PAGE_SIZE = 100;
 
 // --- Reads -------------------------------------------------------------------------------------------
 
@@ -124,46 +123,4 @@ export async function acceptInvitation(input: { token: string; name: string; pas
 
 export async function resetPassword(input: { token: string; password: string }): Promise<void> {
   await cairn.resetPassword({ body: input });
-}
-
-// --- Failures ---------------------------------------------------------------------------------------
-
-export interface Problem {
-  /** The API's problem `detail`, or what went wrong when no answer came. */
-  detail: string;
-  code: string;
-  status: number;
-  /** Refused body fields by name (`password`), with the API's message. */
-  fields: Record<string, string>;
-  requestId: string | undefined;
-}
-
-/** What a failure says to a person: the problem+json `detail` first, the field errors by field. */
-export function problemOf(error: unknown): Problem {
-  if (error instanceof CairnError) {
-    const fields: Record<string, string> = {};
-    for (const field of error.errors) {
-      const name = /^\/body\/([^/]+)/.exec(field.path)?.[1];
-      if (name && !(name in fields)) fields[name] = field.message;
-    }
-    return {
-      detail: error.detail ?? noAnswer(error.code) ?? error.title ?? error.message,
-      code: error.code,
-      status: error.status,
-      fields,
-      requestId: error.requestId,
-    };
-  }
-  const detail = error instanceof Error ? error.message : String(error);
-  return { detail, code: 'internal', status: 0, fields: {}, requestId: undefined };
-}
-
-function noAnswer(code: string): string | undefined {
-  if (code === 'network_error') return 'Cairn cannot be reached. Check the connection and try again.';
-  if (code === 'timeout') return 'Cairn took too long to answer. Try again.';
-  return undefined;
-}
-
-export function isUnauthenticated(error: unknown): boolean {
-  return isCairnError(error, 'unauthenticated');
 }
