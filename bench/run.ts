@@ -183,6 +183,13 @@ interface Side {
   env: Record<string, string>;
 }
 
+/** A server's CPU µs per request over both runs of a case (1 and N connections), weighted by requests. */
+function cpuPerRequest(one: Row, load: Row): string {
+  if (one.cpuUs === undefined || load.cpuUs === undefined) return '–';
+  const [a, b] = [one.rps * SECONDS, load.rps * SECONDS];
+  return String(Math.round((one.cpuUs * a + load.cpuUs * b) / (a + b)));
+}
+
 /** Both servers up at once on copies of one seed; each case measured on `before`, then on `after`. */
 async function compare(
   database: 'sqlite' | 'postgres',
@@ -205,7 +212,7 @@ async function compare(
     console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; ${title}\n`);
     console.log(
       `${'case'.padEnd(32)}${'1 conn p95'.padStart(18)}${'1 conn req/s'.padStart(16)}` +
-        `${`${LOAD_CONNECTIONS} conn req/s`.padStart(18)}${'errors'.padStart(8)}`,
+        `${`${LOAD_CONNECTIONS} conn req/s`.padStart(18)}${'CPU µs/req'.padStart(16)}${'errors'.padStart(8)}`,
     );
     for (const [i, c] of after.entries()) {
       log(`running ${c.name}: before and after, 1 and ${LOAD_CONNECTIONS} connections`);
@@ -215,7 +222,13 @@ async function compare(
       // would otherwise land on the other server's run (seen: PostgreSQL searches at 8 connections).
       for (const connections of [1, LOAD_CONNECTIONS]) {
         for (const [s, cases] of [before, after].entries()) {
-          const row = await measure(servers[s]!.url, copies[s]!.token, cases[i]!, connections);
+          const row = await measure(
+            servers[s]!.url,
+            copies[s]!.token,
+            cases[i]!,
+            connections,
+            servers[s]!.child.pid,
+          );
           rows.push(row);
           await new Promise((r) => setTimeout(r, Math.max(500, 1.5 * row.p99)));
         }
@@ -225,6 +238,7 @@ async function compare(
       console.log(
         `${c.name.padEnd(32)}${pair(one0.p95.toFixed(1), one1.p95.toFixed(1), 18)}` +
           `${pair(String(one0.rps), String(one1.rps), 16)}${pair(String(load0.rps), String(load1.rps), 18)}` +
+          `${pair(cpuPerRequest(one0, load0), cpuPerRequest(one1, load1), 16)}` +
           `${String(rows.reduce((sum, r) => sum + r.errors, 0)).padStart(8)}`,
       );
     }

@@ -4,11 +4,12 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { prepareStatements } from './pg-statements.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
+import { type OnStatement, timedDialect } from './timed.ts';
 import type { DB } from './types.ts';
 
 // pg is loaded when a PostgreSQL URL is opened: a server on SQLite never needs it (~1 MB).
@@ -49,13 +50,7 @@ export interface OpenOptions {
   /** PostgreSQL only: the server's statement_timeout for every session (default: none). */
   statementTimeoutMs?: number;
   /** Called after every statement with its text and milliseconds (the server's metrics). */
-  onStatement?: (sql: string, ms: number) => void;
-}
-
-/** Kysely's log hook, for onStatement: failed statements count too, with the time they took. */
-function statementLog(onStatement: OpenOptions['onStatement']): KyselyConfig['log'] {
-  if (!onStatement) return undefined;
-  return (event) => onStatement(event.query.sql, event.queryDurationMillis);
+  onStatement?: OnStatement;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -119,10 +114,7 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool }),
-      log: statementLog(options.onStatement),
-    });
+    const db = new Kysely<DB>({ dialect: timedDialect(new PostgresDialect({ pool }), options.onStatement) });
     const parsed = new URL(url);
     return {
       db,
@@ -147,7 +139,7 @@ export function sqliteDatabase(
   connection: DatabaseSync,
   onStatement?: OpenOptions['onStatement'],
 ): Database {
-  const db = new Kysely<DB>({ dialect: new NodeSqliteDialect(connection), log: statementLog(onStatement) });
+  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement) });
   return {
     db,
     dialect: 'sqlite',

@@ -6,29 +6,30 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { httpDuration, httpInFlight, idempotentReplays, register } from './metrics.ts';
+import { idempotentReplays, register, requestArrived, requestDuration, requestLeft } from './metrics.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
 /** Counts every request by route template; on the main port, /metrics when a token is configured. */
 export function registerMetrics(app: FastifyInstance, config: Config): void {
-  app.addHook('onRequest', async (_request, reply) => {
-    httpInFlight.inc();
+  // Callback hooks, not async ones: no promise per request for work that never waits.
+  app.addHook('onRequest', (_request, reply, done) => {
+    requestArrived();
     // 'close' comes once per response, answered or cut off, where onResponse misses an aborted one.
-    reply.raw.once('close', () => httpInFlight.dec());
+    reply.raw.once('close', requestLeft);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    httpDuration.observe(
-      {
-        // A path no route has is one series, not one per path tried.
-        route: request.routeOptions.url ?? 'unmatched',
-        method: METHODS.has(request.method) ? request.method : 'other',
-        status_class: `${Math.floor(status / 100)}xx`,
-      },
-      reply.elapsedTime / 1000,
-    );
+    requestDuration(
+      // A path no route has is one series, not one per path tried.
+      request.routeOptions.url ?? 'unmatched',
+      METHODS.has(request.method) ? request.method : 'other',
+      STATUS_CLASSES[Math.floor(status / 100)] ?? 'other',
+    ).observe(reply.elapsedTime / 1000);
     if (reply.getHeader('idempotent-replayed') === 'true') idempotentReplays.inc();
+    done();
   });
   const token = config.metricsToken;
   if (!token) return;

@@ -24,7 +24,7 @@ export function startDefaultMetrics(): void {
   }
 }
 
-export const httpDuration = new Histogram({
+const httpDuration = new Histogram({
   name: 'cairn_http_request_duration_seconds',
   help: 'Time from a request arriving to its answer being sent, by route template, method and status class',
   labelNames: ['route', 'method', 'status_class'] as const,
@@ -32,10 +32,40 @@ export const httpDuration = new Histogram({
   buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
-export const httpInFlight = new Gauge({
+let inFlight = 0;
+
+/** A request arrived: counted in flight until requestLeft. A plain number, read at each scrape. */
+export function requestArrived(): void {
+  inFlight += 1;
+}
+
+export function requestLeft(): void {
+  inFlight -= 1;
+}
+
+new Gauge({
   name: 'cairn_http_requests_in_flight',
   help: 'Requests received and not yet answered',
+  collect() {
+    this.set(inFlight);
+  },
 });
+
+/**
+ * The duration histogram's series for one route, method and status class. prom-client hashes a label
+ * object on every observe; the request path looks each series up once and keeps it (the set is bounded
+ * by the route table, the methods and five classes).
+ */
+export function requestDuration(route: string, method: string, statusClass: string) {
+  const key = `${method} ${statusClass} ${route}`;
+  let series = durationSeries.get(key);
+  if (!series) {
+    series = httpDuration.labels({ route, method, status_class: statusClass });
+    durationSeries.set(key, series);
+  }
+  return series;
+}
+const durationSeries = new Map<string, ReturnType<typeof httpDuration.labels>>();
 
 export const problems = new Counter({
   name: 'cairn_http_problems_total',
@@ -157,9 +187,14 @@ function statementKind(text: string): string {
   return STATEMENT_KINDS.has(word) ? word : 'other';
 }
 
+// One series per kind, looked up once (see requestDuration).
+const statementSeries = new Map(
+  [...STATEMENT_KINDS, 'other'].map((kind) => [kind, statementDuration.labels({ kind })]),
+);
+
 /** onStatement of the server's database (db/index.ts). */
 export function observeStatement(text: string, ms: number): void {
-  statementDuration.observe({ kind: statementKind(text) }, ms / 1000);
+  statementSeries.get(statementKind(text))?.observe(ms / 1000);
 }
 
 export { register };
