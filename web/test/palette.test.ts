@@ -59,7 +59,10 @@ journey('Ctrl+K finds a task as I type, by name or by its id, and Enter opens it
 
   // The task's id finds it too; the first result is the highlighted one, and Enter opens it.
   await input.fill(`PAL-${report.publicId}`);
-  await palette.getByRole('status').filter({ hasText: /^1 result$/ }).waitFor();
+  await palette
+    .getByRole('status')
+    .filter({ hasText: /^1 result$/ })
+    .waitFor();
   const first = palette.getByRole('option', { name: /Quarterly report draft/ });
   assert.equal(await first.getAttribute('aria-selected'), 'true');
   await page.keyboard.press('Enter');

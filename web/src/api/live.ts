@@ -39,7 +39,8 @@ export interface LiveHandlers {
   onEvent: (event: LiveEvent) => void;
   /** The server could not resume where the stream was (past the events kept): read everything again. */
   onReset: () => void;
-  onOpen: () => void;
+  /** Open; `resumed` when it went on from a position (Last-Event-ID): nothing was missed. */
+  onOpen: (resumed: boolean) => void;
   /** The connection dropped; `closed` when the browser gave up on it (an error answer, not a network
    *  drop), so a new stream must be opened, without a position to resume from. */
   onDrop: (closed: boolean) => void;
@@ -50,7 +51,10 @@ export function openLiveStream(handlers: LiveHandlers): () => void {
   const url = new URL('/v1/events/stream', window.location.origin);
   url.searchParams.set('type', LIVE_TYPES.join(','));
   const source = new EventSource(url, { withCredentials: true });
+  // The last position the stream gave (an event's SSE id), which the browser resumes from.
+  let position = '';
   const onMessage = (message: MessageEvent<string>) => {
+    position = message.lastEventId || position;
     try {
       handlers.onEvent(JSON.parse(message.data) as LiveEvent);
     } catch {
@@ -58,8 +62,11 @@ export function openLiveStream(handlers: LiveHandlers): () => void {
     }
   };
   for (const type of LIVE_TYPES) source.addEventListener(type, onMessage);
-  source.addEventListener('reset', () => handlers.onReset());
-  source.addEventListener('open', () => handlers.onOpen());
+  source.addEventListener('reset', (message) => {
+    position = (message as MessageEvent).lastEventId || position;
+    handlers.onReset();
+  });
+  source.addEventListener('open', () => handlers.onOpen(position !== ''));
   source.addEventListener('error', () => handlers.onDrop(source.readyState === EventSource.CLOSED));
   return () => source.close();
 }

@@ -1,8 +1,9 @@
 // The signed-in layout's one live stream: each event makes the cached queries it touches stale
 // (roots.ts), so an open list, board or task shows someone else's change without a reload. After a
-// network drop the browser reconnects and resumes with Last-Event-ID (the missed events arrive, once);
-// if it gave up (an error answer), a new stream is opened after a pause and every query is read again,
-// since there is no position to resume from. While disconnected, a quiet "Reconnecting…" status.
+// network error the browser reconnects and resumes with Last-Event-ID (the missed events arrive, once);
+// if it gave up (an error answer), or the browser went offline, a new stream is opened (after a pause,
+// or when the browser is back online) and every query on screen is read again, since a new stream has
+// no position to resume from. While disconnected, a quiet "Reconnecting…" status.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { openLiveStream } from '../api/live.ts';
@@ -49,51 +50,79 @@ function invalidator(queryClient: QueryClient) {
   };
 }
 
-function useLiveUpdates(): boolean {
+type LiveState = 'connecting' | 'open' | 'down';
+
+function useLiveUpdates(): LiveState {
   const queryClient = useQueryClient();
-  const [down, setDown] = useState(false);
+  const [state, setState] = useState<LiveState>('connecting');
 
   useEffect(() => {
     const stale = invalidator(queryClient);
-    let close = () => {};
+    let close: (() => void) | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
     let resumeLost = false;
+    let dropped = false;
+    // Down without a position to resume from: the next stream starts now, so once it is open
+    // everything on screen is read again.
+    const drop = () => {
+      close?.();
+      close = undefined;
+      clearTimeout(retry);
+      resumeLost = true;
+      setState('down');
+    };
     const connect = () => {
+      if (!navigator.onLine) return drop(); // the browser says when it is back ('online')
       close = openLiveStream({
         onEvent: (event) => stale.add(rootsOf(event)),
         onReset: () => stale.everything(),
-        onOpen: () => {
+        onOpen: (resumed) => {
           attempt = 0;
-          setDown(false);
-          if (resumeLost) stale.everything();
+          setState('open');
+          // The browser reconnected without a position (no event came before the drop): the stream
+          // starts now, and what changed meanwhile is read again.
+          if (resumeLost || (dropped && !resumed)) stale.everything();
           resumeLost = false;
+          dropped = false;
         },
         onDrop: (closed) => {
-          setDown(true);
-          if (!closed) return;
-          close();
-          resumeLost = true;
+          dropped = true;
+          setState('down');
+          if (!closed) return; // the browser retries by itself, with Last-Event-ID
+          drop();
           retry = setTimeout(connect, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
         },
       });
     };
+    // A connection the network lost may hang without an error for minutes: the browser's word that
+    // it is offline closes it, and its word that it is back opens a new one at once.
+    const online = () => {
+      drop();
+      attempt = 0;
+      connect();
+    };
+    window.addEventListener('offline', drop);
+    window.addEventListener('online', online);
     connect();
     return () => {
+      window.removeEventListener('offline', drop);
+      window.removeEventListener('online', online);
       clearTimeout(retry);
       stale.stop();
-      close();
+      close?.();
     };
   }, [queryClient]);
-  return down;
+  return state;
 }
 
-/** Opens the stream; shows "Reconnecting…" while it is down (a status, read out when it changes). */
+/** Opens the stream; shows "Reconnecting…" while it is down (a status, read out when it changes).
+ *  `data-state` says where the connection is (connecting, open, down), for the journeys. */
 export function LiveConnection() {
-  const down = useLiveUpdates();
+  const state = useLiveUpdates();
   return (
-    <p className="live-status" role="status">
-      {down ? 'Reconnecting…' : ''}
+    <p className="live-status" role="status" data-state={state}>
+      {state === 'down' ? 'Reconnecting…' : ''}
     </p>
   );
 }
