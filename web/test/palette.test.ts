@@ -1,8 +1,12 @@
 // The command palette (Ctrl/⌘ K), the shortcuts dialog (`?`) and the keys of lists (J, K, Enter) and of
 // the app (C), in Chromium against a real Cairn (web/test/world.ts).
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { hashPassword, storePasswordHash } from '../../src/modules/auth/passwords.ts';
+import { matchesWords, parseSearchPage, taskNumberOf } from '../src/lib/search-words.ts';
+import { rootsOf } from '../src/live/roots.ts';
+import { teamKeyOf } from '../src/screens/palette/commands.ts';
 import { assertAccessible, f, journey, makeTeam, PASSWORD, screenshot, signInAs } from './world.ts';
 
 async function makeTask(teamId: string, name: string): Promise<{ id: string; publicId: number }> {
@@ -261,4 +265,76 @@ journey('J and K move through a team list and Enter opens the task; My work too'
   assert.match(await focused(), /Middle task/);
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.pathname === `/tasks/${tasks[1]?.publicId}`);
+});
+
+journey('the search page lists the matches of every kind, its words in the URL', async (page, context) => {
+  const team = await makeTeam(f.owner, 'SRC', 'Searchers');
+  const task = await makeTask(team.id, 'Harbour crane inspection');
+  await makeTask(team.id, 'Unrelated paperwork');
+  const doc = await f.owner.post('/v1/documents', { name: 'Harbour safety rules', teamId: team.id });
+  assert.equal(doc.status, 201, JSON.stringify(doc.body));
+  await signInAs(context, 'olive@acme.test');
+  await page.goto('/search');
+  await page.getByRole('heading', { name: 'Search', exact: true }).waitFor();
+  await page.getByLabel('Words the names start with').fill('harb');
+  await page.waitForURL((url) => url.searchParams.get('q') === 'harb');
+  const section = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}`) });
+  await section('Tasks')
+    .getByRole('link', { name: /Harbour crane inspection/ })
+    .waitFor();
+  await section('Documents')
+    .getByRole('link', { name: /Harbour safety rules/ })
+    .waitFor();
+  await section('Projects').getByText('No projects match.').waitFor();
+  assert.equal(await page.getByText('Unrelated paperwork').count(), 0);
+  await assertAccessible(page, 'search page');
+  await screenshot(page, 'search');
+  // A reload keeps the search; a result opens its page.
+  await page.reload();
+  await section('Tasks')
+    .getByRole('link', { name: /Harbour crane inspection/ })
+    .click();
+  await page.waitForURL((url) => url.pathname === `/tasks/${task.publicId}`);
+});
+
+// The palette's logic that is not a journey (pure functions, run in both passes).
+test('a task is found by its number as people write it', () => {
+  assert.equal(taskNumberOf('142'), 142);
+  assert.equal(taskNumberOf(' ENG-142 '), 142);
+  assert.equal(taskNumberOf('#7'), 7);
+  assert.equal(taskNumberOf('eng-0042'), 42);
+  assert.equal(taskNumberOf('ENG-'), undefined);
+  assert.equal(taskNumberOf('release 2'), undefined);
+  assert.equal(taskNumberOf('1234567890'), undefined, 'past any task number');
+});
+
+test('commands match typed words as the API does: each word starts a word, any order, no accents', () => {
+  assert.equal(matchesWords('Switch to the dark theme', 'them swi'), true);
+  assert.equal(matchesWords('Switch to the dark theme', 'heme'), false);
+  assert.equal(matchesWords('Créer une tâche', 'tache cre'), true);
+  assert.equal(matchesWords('Go to My work', ''), true);
+  assert.equal(matchesWords('Go to My work', '!!'), true, 'a text without words is no text');
+  assert.equal(teamKeyOf('/teams/ENG/board'), 'ENG');
+  assert.equal(teamKeyOf('/'), undefined);
+  assert.deepEqual(parseSearchPage({ q: '  harb  ', other: 1 }), { q: 'harb' });
+  assert.deepEqual(parseSearchPage({ q: 3 }), {});
+});
+
+test('a live event makes stale the queries of its kind, and a task in a project its project', () => {
+  const event = { id: 'e', entityId: 'x', teamId: 't', projectId: null };
+  assert.deepEqual(rootsOf({ ...event, type: 'task.updated', entityType: 'task' }), [
+    'tasks',
+    'task',
+    'board',
+    'events',
+  ]);
+  assert.ok(
+    rootsOf({ ...event, type: 'task.created', entityType: 'task', projectId: 'p' }).includes('project'),
+  );
+  assert.deepEqual(rootsOf({ ...event, type: 'document.deleted', entityType: 'document' }), [
+    'documents',
+    'document',
+    'events',
+  ]);
+  assert.deepEqual(rootsOf({ ...event, type: 'something.new', entityType: 'something' }), ['events']);
 });

@@ -4,6 +4,7 @@
 // live stream's invalidation of a kind (web/src/live/roots.ts) refreshes open results too.
 import { isCairnError, type Schema } from '@cairn/client';
 import { queryOptions } from '@tanstack/react-query';
+import { taskNumberOf } from '../lib/search-words.ts';
 import { cairn } from './client.ts';
 
 export type FoundTask = Schema<'Task'>;
@@ -14,17 +15,6 @@ export type FoundTeam = Schema<'Team'>;
 /** Results per kind: a few in the palette, a page on the search page. */
 export const PALETTE_LIMIT = 5;
 export const SEARCH_PAGE_LIMIT = 25;
-
-/** Typed text worth sending: trimmed; the API treats a text without words as absent. */
-export function searchText(text: string): string {
-  return text.trim().slice(0, 200);
-}
-
-/** `142`, `#142` or `ENG-142`: a task's number (tasks are numbered across the workspace). */
-export function taskNumberOf(text: string): number | undefined {
-  const match = /^(?:#|[A-Za-z][A-Za-z0-9]*-)?(\d{1,9})$/.exec(text.trim());
-  return match ? Number(match[1]) : undefined;
-}
 
 const STALE_MS = 10_000;
 

@@ -16,12 +16,12 @@ import {
   type FoundTeam,
   PALETTE_LIMIT,
   projectSearchQuery,
-  searchText,
   taskSearchQuery,
   teamSearchQuery,
 } from '../../api/search.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { matchesWords, paletteCommands } from './commands.ts';
+import { matchesWords, searchText } from '../../lib/search-words.ts';
+import { paletteCommands } from './commands.ts';
 import { Modal } from './Modal.tsx';
 import { documentPath, projectPath, taskCode, taskPath, teamTasksPath } from './paths.ts';
 

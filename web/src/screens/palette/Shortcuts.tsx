@@ -3,12 +3,14 @@
 // that owns it listens, lib/commands.ts). Single keys follow lib/keyboard.ts's rules.
 import { useLocation } from '@tanstack/react-router';
 import { X } from 'lucide-react';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { requestCreateTask } from '../../lib/commands.ts';
 import { isPaletteChord, isPlainShortcut } from '../../lib/keyboard.ts';
 import { teamKeyOf } from './commands.ts';
 import { Modal } from './Modal.tsx';
-import { Palette } from './Palette.tsx';
+
+// The palette (cmdk and its searches) loads the first time it opens, not with the app's first screen.
+const Palette = lazy(() => import('./Palette.tsx').then((module) => ({ default: module.Palette })));
 
 const MAC = /Mac|iPhone|iPad/.test(navigator.userAgent);
 const PALETTE_KEYS = MAC ? ['⌘', 'K'] : ['Ctrl', 'K'];
@@ -81,6 +83,7 @@ function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void
 /** The palette and the shortcuts dialog, and the keys that open them. */
 export function GlobalKeys() {
   const [palette, setPalette] = useState(false);
+  const [paletteUsed, setPaletteUsed] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
   const { pathname } = useLocation();
   const pathRef = useRef(pathname);
@@ -92,6 +95,7 @@ export function GlobalKeys() {
         // The browser's own Ctrl+K (its search bar) gives way inside the app.
         event.preventDefault();
         setShortcuts(false);
+        setPaletteUsed(true);
         setPalette((open) => !open);
         return;
       }
@@ -113,7 +117,11 @@ export function GlobalKeys() {
   const closeShortcuts = useCallback(() => setShortcuts(false), []);
   return (
     <>
-      <Palette open={palette} onClose={closePalette} />
+      {paletteUsed ? (
+        <Suspense fallback={null}>
+          <Palette open={palette} onClose={closePalette} />
+        </Suspense>
+      ) : null}
       <ShortcutsDialog open={shortcuts} onClose={closeShortcuts} />
     </>
   );

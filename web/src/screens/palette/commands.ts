@@ -1,6 +1,6 @@
-// The palette's commands (create a task, go to My work or the search page, switch the theme) and the
-// matching of typed words to them: the API's rule (docs/search.md), every typed word the start of some
-// word of the command's name or keywords, so commands and search results answer the same text alike.
+// The palette's commands (create a task, go to My work or the search page, switch the theme). The
+// palette matches typed words to their names and keywords by the API's rule (lib/search-words.ts), so
+// commands and search results answer the same text alike.
 import { requestCreateTask } from '../../lib/commands.ts';
 import { applyTheme, shownTheme, storedTheme } from '../../lib/theme.ts';
 
@@ -10,22 +10,6 @@ export interface PaletteCommand {
   /** More words that find it (`theme`, `new`). */
   keywords: string;
   run: (go: (href: string) => void) => void;
-}
-
-/** Lower case, without diacritics, split on anything that is not a letter or a digit. */
-function wordsOf(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
-/** Every typed word starts some word of the text (a text without words matches everything). */
-export function matchesWords(text: string, typed: string): boolean {
-  const words = wordsOf(text);
-  return wordsOf(typed).every((part) => words.some((word) => word.startsWith(part)));
 }
 
 /** The team of the page the person is on (`/teams/ENG/…`), preset in a new task. */
