@@ -145,6 +145,40 @@ function resultItems(found: Found, go: (href: string) => void): Item[] {
   ];
 }
 
+/** What the palette says about its results (a status, read out as it changes). */
+function statusText(typed: string, searching: boolean, count: number): string {
+  if (searching) return 'Searching…';
+  if (count === 0) return `Nothing matches “${typed}”.`;
+  if (typed === '') return '';
+  return `${count} ${count === 1 ? 'result' : 'results'}`;
+}
+
+/** The items, by kind, then the commands. */
+function Groups({ items }: { items: Item[] }) {
+  return (
+    <Command.List className="palette-list" label="Results and commands">
+      {(['Tasks', 'Projects', 'Documents', 'Teams', 'Commands'] as const).map((group) => {
+        const inGroup = items.filter((item) => item.group === group);
+        if (inGroup.length === 0) return null;
+        return (
+          <Command.Group key={group} heading={group} className="palette-group">
+            {inGroup.map((item) => (
+              <Command.Item
+                key={item.value}
+                value={item.value}
+                onSelect={item.onSelect}
+                className="palette-item"
+              >
+                {item.content}
+              </Command.Item>
+            ))}
+          </Command.Group>
+        );
+      })}
+    </Command.List>
+  );
+}
+
 function PaletteBody({ onClose }: { onClose: () => void }) {
   const { me } = appRoute.useRouteContext();
   const navigate = useNavigate();
@@ -186,14 +220,7 @@ function PaletteBody({ onClose }: { onClose: () => void }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the set of results changes.
   useEffect(() => setSelected(items[0]?.value ?? ''), [signature]);
 
-  const searching = typed !== settled || results.pending;
-  const status = searching
-    ? 'Searching…'
-    : items.length === 0
-      ? `Nothing matches “${typed}”.`
-      : typed === ''
-        ? ''
-        : `${items.length} ${items.length === 1 ? 'result' : 'results'}`;
+  const status = statusText(typed, typed !== settled || results.pending, items.length);
 
   return (
     <Command
@@ -215,26 +242,7 @@ function PaletteBody({ onClose }: { onClose: () => void }) {
         {status}
       </p>
       {results.error ? <ErrorNotice error={results.error} /> : null}
-      <Command.List className="palette-list" label="Results and commands">
-        {(['Tasks', 'Projects', 'Documents', 'Teams', 'Commands'] as const).map((group) => {
-          const inGroup = items.filter((item) => item.group === group);
-          if (inGroup.length === 0) return null;
-          return (
-            <Command.Group key={group} heading={group} className="palette-group">
-              {inGroup.map((item) => (
-                <Command.Item
-                  key={item.value}
-                  value={item.value}
-                  onSelect={item.onSelect}
-                  className="palette-item"
-                >
-                  {item.content}
-                </Command.Item>
-              ))}
-            </Command.Group>
-          );
-        })}
-      </Command.List>
+      <Groups items={items} />
       <p className="palette-hint muted small" aria-hidden="true">
         ↑ ↓ to move · Enter to open · Esc to close
       </p>
