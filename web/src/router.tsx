@@ -8,6 +8,7 @@ import { appRoute, rootRoute } from './routes/app.tsx';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { MyWork } from './screens/MyWork.tsx';
 import { NotYet } from './screens/NotYet.tsx';
+import { searchRoute } from './screens/palette/routes.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
@@ -39,12 +40,6 @@ const passwordLinkRoute = createRoute({
 });
 
 const myWorkRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: MyWork });
-
-const searchRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/search',
-  component: () => <NotYet title="Search" />,
-});
 
 const settingsRoute = createRoute({
   getParentRoute: () => appRoute,

@@ -16,7 +16,9 @@ import {
 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { myTeamsQuery, signOut } from '../api/index.ts';
-import { applyTheme, storedTheme, type ThemeChoice } from '../lib/theme.ts';
+import { applyTheme, onThemeChange, storedTheme, type ThemeChoice } from '../lib/theme.ts';
+import { LiveConnection } from '../live/LiveConnection.tsx';
+import { GlobalKeys } from '../screens/palette/Shortcuts.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 
 const appRoute = getRouteApi('/app');
@@ -25,6 +27,8 @@ const NARROW = '(max-width: 719px)';
 function ThemeSelect() {
   const [choice, setChoice] = useState<ThemeChoice>(storedTheme);
   const id = useId();
+  // The palette switches the theme too: show what is in force.
+  useEffect(() => onThemeChange(setChoice), []);
   return (
     <div className="theme-select">
       <label htmlFor={id}>Theme</label>
@@ -169,7 +173,9 @@ export function Shell() {
         <main id="main" tabIndex={-1}>
           <Outlet />
         </main>
+        <LiveConnection />
       </div>
+      <GlobalKeys />
     </div>
   );
 }

@@ -23,4 +23,20 @@ export function applyTheme(choice: ThemeChoice): void {
   } catch {
     // Storage refused (a private window's quota): the choice lasts for this page only.
   }
+  window.dispatchEvent(new CustomEvent(CHANGED, { detail: choice }));
 }
+
+/** The theme on screen: the choice, or the system's when the choice is to follow it. */
+export function shownTheme(choice: ThemeChoice): 'light' | 'dark' {
+  if (choice !== 'system') return choice;
+  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** Listen for applyTheme from anywhere (the palette switches it; the sidebar's select shows it). */
+export function onThemeChange(listener: (choice: ThemeChoice) => void): () => void {
+  const handle = (event: Event) => listener((event as CustomEvent<ThemeChoice>).detail);
+  window.addEventListener(CHANGED, handle);
+  return () => window.removeEventListener(CHANGED, handle);
+}
+
+const CHANGED = 'cairn:theme';

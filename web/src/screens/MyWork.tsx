@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { MY_WORK_LIMIT, myTasksQuery, myTeamsQuery, type TeamLabel } from '../api/index.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
@@ -7,6 +7,7 @@ import { SkeletonRows } from '../components/Skeleton.tsx';
 import { TaskRow } from '../components/TaskRow.tsx';
 import { useTitle } from '../components/useTitle.ts';
 import { DUE_GROUPS, groupByDue } from '../lib/due.ts';
+import { useListNavigation } from '../lib/keyboard.ts';
 
 const appRoute = getRouteApi('/app');
 
@@ -28,6 +29,14 @@ export function MyWork() {
     (task) => task.status?.stage !== 'completed' && task.status?.stage !== 'canceled',
   );
   const groups = groupByDue(open, now);
+  // J/K move through the rows in the order shown, across groups; Enter opens the task.
+  const shown = DUE_GROUPS.flatMap(({ key }) => groups.get(key) ?? []);
+  const rowIndex = new Map(shown.map((task, index) => [task.id, index]));
+  const navigate = useNavigate();
+  const { rowProps } = useListNavigation({
+    count: shown.length,
+    onOpen: (index) => void navigate({ href: `/tasks/${shown[index]?.publicId}` }),
+  });
 
   return (
     <div className="page">
@@ -65,7 +74,7 @@ export function MyWork() {
             </h2>
             <ul className="rows" aria-labelledby={headingId}>
               {list.map((task) => (
-                <li key={task.id}>
+                <li key={task.id} {...rowProps(rowIndex.get(task.id) ?? -1)}>
                   <TaskRow
                     task={task}
                     code={task.team?.publicId ?? task.area?.publicId}

@@ -1,7 +1,7 @@
 // A team's tasks: filters (status, assignee, name) in the URL, shown as removable chips, and the list
 // virtualized (only the rows in view are in the page), loading the next page of 100 as it scrolls.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { X } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import { SkeletonRows } from '../components/Skeleton.tsx';
 import { TaskRow } from '../components/TaskRow.tsx';
 import { useTitle } from '../components/useTitle.ts';
 import { MAX_TEXT, type TaskListSearch, withoutFilter } from '../lib/filters.ts';
+import { useListNavigation } from '../lib/keyboard.ts';
 
 const route = getRouteApi('/app/teams/$teamKey/tasks');
 const ROW_HEIGHT = 36;
@@ -183,6 +184,12 @@ function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch 
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const navigate = useNavigate();
+  const { rowProps } = useListNavigation({
+    count: tasks.length,
+    onOpen: (index) => void navigate({ href: `/tasks/${tasks[index]?.publicId}` }),
+    scrollToIndex: (index) => virtualizer.scrollToIndex(index),
+  });
 
   useEffect(() => {
     if (lastIndex >= tasks.length - 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -222,6 +229,7 @@ function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch 
                 style={{ transform: `translateY(${item.start}px)` }}
                 aria-setsize={count}
                 aria-posinset={item.index + 1}
+                {...(task ? rowProps(item.index) : {})}
               >
                 {task ? (
                   <TaskRow task={task} code={team.publicId} labels={labels} now={now} />
