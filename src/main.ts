@@ -11,9 +11,9 @@ import {
   register,
   startDefaultMetrics,
   trackPool,
-  trackSubscriptions,
+  trackWebhooks,
 } from './metrics/metrics.ts';
-import { countByState } from './modules/webhooks/repository.ts';
+import { backlog, countByState } from './modules/webhooks/repository.ts';
 import { startWebhookWorker, type Worker } from './modules/webhooks/worker.ts';
 import { prepare } from './prepare.ts';
 
@@ -45,7 +45,11 @@ const database = openDatabase(config.databaseUrl, {
   ...(metrics ? { onStatement: observeStatement } : {}),
 });
 if (metrics && database.pool) trackPool(database.pool);
-if (metrics) trackSubscriptions(() => countByState(database.db));
+if (metrics)
+  trackWebhooks({
+    counts: () => countByState(database.db),
+    backlog: () => backlog(database.db, database.dialect),
+  });
 
 const app = await buildApp({ config, database });
 let worker: Worker | undefined;

@@ -189,6 +189,8 @@ test('CAIRN_METRICS_PORT: a listener of its own, whose scrape passes promtool ch
     assert.match(text, /^cairn_db_statement_duration_seconds_count\{kind="select"\} [1-9]/m);
     if (onPostgres) assert.match(text, /^cairn_db_pool_connections [1-9]/m);
     assert.match(text, /^cairn_webhook_subscriptions\{state="disabled"\} 0$/m);
+    assert.match(text, /^cairn_webhook_events_waiting 0$/m);
+    assert.match(text, /^cairn_webhook_oldest_waiting_event_age_seconds 0$/m);
     assertBounded(text);
     promtool(text);
     referencedMetricsExist(text);

@@ -123,22 +123,56 @@ export const webhookLag = new Histogram({
   buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 21_600, 86_400],
 });
 
-/** Subscriptions by state, counted by a query at each scrape (trackSubscriptions). */
+/** Subscriptions by state, counted by a query at each scrape (trackWebhooks). */
 type SubscriptionCounts = () => Promise<{ active: number; failing: number; disabled: number }>;
-let subscriptionCounts: SubscriptionCounts | undefined;
+/** The events active subscriptions have yet to deliver, and the time of the oldest (trackWebhooks). */
+type Backlog = () => Promise<{ waiting: number; oldestAt: string | null }>;
+let webhookReads: { counts: SubscriptionCounts; backlog: Backlog } | undefined;
 
-export function trackSubscriptions(read: SubscriptionCounts): void {
-  subscriptionCounts = read;
+export function trackWebhooks(reads: { counts: SubscriptionCounts; backlog: Backlog }): void {
+  webhookReads = reads;
 }
 
+// These gauges are read from the database, which every worker of the cluster script shares: the
+// primary's aggregate takes one worker's figure (max), not the sum of N copies of it.
 new Gauge({
   name: 'cairn_webhook_subscriptions',
   help: 'Webhook subscriptions by state: active, failing (retrying after a failed attempt), disabled',
   labelNames: ['state'] as const,
+  aggregator: 'max',
   async collect() {
-    if (!subscriptionCounts) return;
-    const counts = await subscriptionCounts();
+    if (!webhookReads) return;
+    const counts = await webhookReads.counts();
     for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+  },
+});
+
+// One query at each scrape serves both backlog gauges (prom-client collects them at once).
+let backlogRead: { at: number; value: ReturnType<Backlog> } | undefined;
+function readBacklog(read: Backlog): ReturnType<Backlog> {
+  const now = Date.now();
+  if (!backlogRead || now - backlogRead.at > 1000) backlogRead = { at: now, value: read() };
+  return backlogRead.value;
+}
+
+new Gauge({
+  name: 'cairn_webhook_events_waiting',
+  help: 'Events that active subscriptions cover and have not yet delivered (each subscription counted up to 1000)',
+  aggregator: 'max',
+  async collect() {
+    if (!webhookReads) return;
+    this.set((await readBacklog(webhookReads.backlog)).waiting);
+  },
+});
+
+new Gauge({
+  name: 'cairn_webhook_oldest_waiting_event_age_seconds',
+  help: 'Age of the oldest event an active subscription has yet to deliver (0 when none waits)',
+  aggregator: 'max',
+  async collect() {
+    if (!webhookReads) return;
+    const { oldestAt } = await readBacklog(webhookReads.backlog);
+    this.set(oldestAt ? Math.max(0, (Date.now() - Date.parse(oldestAt)) / 1000) : 0);
   },
 });
 

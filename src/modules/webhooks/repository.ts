@@ -229,16 +229,70 @@ export async function deleteReplay(db: Kysely<DB>, workspaceId: string, id: stri
  * event, so each probe is an index seek whatever the statistics, in custom and generic plans alike.
  */
 function coveredEventAfter(dialect: Dialect) {
+  return perCoverage(
+    (type) =>
+      sql`(select 1 from events e where ${eventsAfter(dialect, type)} order by e.tx, e.seq limit 1) is not null`,
+    (probes) => sql`(${sql.join(probes, sql` or `)})`,
+  );
+}
+
+/** The settled events of s's workspace after s's place, of the type `type` selects (alias `e`). */
+function eventsAfter(dialect: Dialect, type: RawBuilder<unknown>) {
   const after = isAfter(dialect, 'e', sql.ref('s.cursor_tx'), sql.ref('s.cursor_seq'));
-  const firstAfter = (type: RawBuilder<unknown>) =>
-    sql`(select 1 from events e where e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)}
-      order by e.tx, e.seq limit 1) is not null`;
+  return sql`e.workspace_id = s.workspace_id and ${type} and ${after} and ${settled(dialect)}`;
+}
+
+/**
+ * SQL over subscription `s`: `probe` of each type its `event` covers, joined by `combine`; `*` is one
+ * probe of every type, a name one of that type, a `<resource>.*` one per type it covers (so that each
+ * probe is an index seek, see coveredEventAfter).
+ */
+function perCoverage(
+  probe: (type: RawBuilder<unknown>) => RawBuilder<unknown>,
+  combine: (probes: RawBuilder<unknown>[]) => RawBuilder<unknown>,
+) {
   const patterns = EVENT_PATTERNS.filter((p) => p !== '*').map((p) => {
-    const probes = typesOf(p).map((t) => firstAfter(sql`e.type = ${t}`));
-    return sql`when ${p} then (${sql.join(probes, sql` or `)})`;
+    const probes = typesOf(p).map((t) => probe(sql`e.type = ${t}`));
+    return sql`when ${p} then ${probes.length === 1 ? probes[0] : combine(probes)}`;
   });
-  return sql<SqlBool>`(case s.event when '*' then ${firstAfter(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
-    else ${firstAfter(sql`e.type = s.event`)} end)`;
+  return sql<SqlBool>`(case s.event when '*' then ${probe(sql`1 = 1`)} ${sql.join(patterns, sql` `)}
+    else ${probe(sql`e.type = s.event`)} end)`;
+}
+
+/** Events waiting are counted up to this many per subscription: a scrape must stay cheap. */
+export const WAITING_CAP = 1000;
+
+/**
+ * The webhook backlog, for the metrics: the events active subscriptions have yet to deliver (each
+ * subscription's counted up to WAITING_CAP) and the time of the oldest of them (null when none waits).
+ */
+export async function backlog(
+  db: Kysely<DB>,
+  dialect: Dialect,
+): Promise<{ waiting: number; oldestAt: string | null }> {
+  const waiting = perCoverage(
+    (type) =>
+      sql`(select count(*) from (select 1 from events e where ${eventsAfter(dialect, type)} limit ${WAITING_CAP}) w)`,
+    (probes) => sql`(${sql.join(probes, sql` + `)})`,
+  );
+  const first = (type: RawBuilder<unknown>) =>
+    sql`(select e.created_at from events e where ${eventsAfter(dialect, type)} order by e.tx, e.seq limit 1)`;
+  // PostgreSQL's least() skips nulls; SQLite's min() of several is null if any is ('~' sorts last).
+  const oldest = perCoverage(first, (probes) =>
+    dialect === 'postgres'
+      ? sql`least(${sql.join(probes)})`
+      : sql`nullif(min(${sql.join(probes.map((p) => sql`coalesce(${p}, '~')`))}), '~')`,
+  );
+  const row = await db
+    .selectFrom('webhook_subscriptions as s')
+    .select([
+      sql<number | string | null>`sum(${waiting})`.as('waiting'),
+      sql<unknown>`min(${oldest})`.as('oldest'),
+    ])
+    .where('s.state', '=', 'active')
+    .executeTakeFirst();
+  const oldestAt = row?.oldest instanceof Date ? row.oldest.toISOString() : (row?.oldest as string | null);
+  return { waiting: Number(row?.waiting ?? 0), oldestAt: oldestAt ?? null };
 }
 
 /**
