@@ -11,6 +11,7 @@ import { NotYet } from './screens/NotYet.tsx';
 import { searchRoute } from './screens/palette/routes.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
+import { settingsRoute } from './screens/settings/routes.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
 
 const signInRoute = createRoute({
@@ -40,12 +41,6 @@ const passwordLinkRoute = createRoute({
 });
 
 const myWorkRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: MyWork });
-
-const settingsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/settings',
-  component: () => <NotYet title="Settings" />,
-});
 
 const teamTasksRoute = createRoute({
   getParentRoute: () => appRoute,

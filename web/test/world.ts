@@ -27,7 +27,8 @@ interface World {
 async function start(): Promise<World> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const f = await setup(undefined, { CAIRN_PUBLIC_URL: baseUrl });
+  // Webhook receivers of the journeys listen on 127.0.0.1, which Cairn refuses unless allowed.
+  const f = await setup(undefined, { CAIRN_PUBLIC_URL: baseUrl, CAIRN_WEBHOOK_ALLOW_PRIVATE: 'true' });
   await f.app.listen({ port, host: '127.0.0.1' });
   await storePasswordHash(f.database.db, f.ws.workspace.id, f.ws.user.id, await hashPassword(PASSWORD));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
