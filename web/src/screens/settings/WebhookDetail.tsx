@@ -170,7 +170,7 @@ function DeliveryRow({
         </span>
         <span className="muted small">
           {when(attempt.createdAt)} · attempt {attempt.attempt} · {outcome} · {attempt.durationMs} ms
-          {attempt.error ? ` · ${attempt.error}` : ''}
+          {attempt.error && attempt.error !== outcome ? ` · ${attempt.error}` : ''}
           {attempt.nextAttemptAt ? ` · next try ${when(attempt.nextAttemptAt)}` : ''}
         </span>
       </div>

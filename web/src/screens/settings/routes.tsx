@@ -1,21 +1,13 @@
 // Settings' routes: /settings (to the profile), the person's screens, and the owners' (members,
-// invitations, teams and areas, webhooks), each a child of the settings layout.
-import { createRoute, redirect } from '@tanstack/react-router';
+// invitations, teams and areas, webhooks), each a child of the settings layout. Their code loads when
+// Settings is first opened, not with the first screen (lazyRouteComponent: one chunk per module).
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { appRoute } from '../../routes/app.tsx';
-import { GroupEditor } from './GroupEditor.tsx';
-import { Invitations, Members } from './Members.tsx';
-import { Password, Profile } from './Profile.tsx';
-import { Sessions } from './Sessions.tsx';
-import { SettingsLayout } from './SettingsLayout.tsx';
-import { Teams } from './Teams.tsx';
-import { Tokens } from './Tokens.tsx';
-import { WebhookDetail } from './WebhookDetail.tsx';
-import { Webhooks } from './Webhooks.tsx';
 
 const settingsLayoutRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/settings',
-  component: SettingsLayout,
+  component: lazyRouteComponent(() => import('./SettingsLayout.tsx'), 'SettingsLayout'),
 });
 
 const settingsIndexRoute = createRoute({
@@ -26,72 +18,65 @@ const settingsIndexRoute = createRoute({
   },
 });
 
+const parent = () => settingsLayoutRoute;
+const profile = () => import('./Profile.tsx');
+const members = () => import('./Members.tsx');
+const byKey = () => import('./ByKey.tsx');
+
 const profileRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'profile',
-  component: Profile,
+  component: lazyRouteComponent(profile, 'Profile'),
 });
 const passwordRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'password',
-  component: Password,
+  component: lazyRouteComponent(profile, 'Password'),
 });
 const sessionsRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'sessions',
-  component: Sessions,
+  component: lazyRouteComponent(() => import('./Sessions.tsx'), 'Sessions'),
 });
 const tokensRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'tokens',
-  component: Tokens,
+  component: lazyRouteComponent(() => import('./Tokens.tsx'), 'Tokens'),
 });
 const membersRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'members',
-  component: Members,
+  component: lazyRouteComponent(members, 'Members'),
 });
 const invitationsRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'invitations',
-  component: Invitations,
+  component: lazyRouteComponent(members, 'Invitations'),
 });
 const teamsRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'teams',
-  component: Teams,
+  component: lazyRouteComponent(() => import('./Teams.tsx'), 'Teams'),
+});
+const teamRoute = createRoute({
+  getParentRoute: parent,
+  path: 'teams/$key',
+  component: lazyRouteComponent(byKey, 'TeamSettings'),
+});
+const areaRoute = createRoute({
+  getParentRoute: parent,
+  path: 'areas/$key',
+  component: lazyRouteComponent(byKey, 'AreaSettings'),
 });
 const webhooksRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'webhooks',
-  component: Webhooks,
+  component: lazyRouteComponent(() => import('./Webhooks.tsx'), 'Webhooks'),
 });
-
-const teamRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
-  path: 'teams/$key',
-  component: function TeamSettings() {
-    const { key } = teamRoute.useParams();
-    return <GroupEditor key={`team-${key}`} kind="team" groupKey={key} />;
-  },
-});
-
-const areaRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
-  path: 'areas/$key',
-  component: function AreaSettings() {
-    const { key } = areaRoute.useParams();
-    return <GroupEditor key={`area-${key}`} kind="area" groupKey={key} />;
-  },
-});
-
 const webhookRoute = createRoute({
-  getParentRoute: () => settingsLayoutRoute,
+  getParentRoute: parent,
   path: 'webhooks/$id',
-  component: function WebhookSettings() {
-    const { id } = webhookRoute.useParams();
-    return <WebhookDetail key={id} id={id} />;
-  },
+  component: lazyRouteComponent(byKey, 'WebhookSettings'),
 });
 
 export const settingsRoute = settingsLayoutRoute.addChildren([
