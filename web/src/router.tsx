@@ -12,6 +12,7 @@ import { searchRoute } from './screens/palette/routes.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
+import { taskRoute } from './screens/task/routes.tsx';
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -84,6 +85,7 @@ const routeTree = rootRoute.addChildren([
     teamBoardRoute,
     teamProjectsRoute,
     teamDocumentsRoute,
+    taskRoute,
   ]),
 ]);
 
