@@ -6,7 +6,7 @@
 // Saves go one at a time, in order, and the person's own saves never conflict with each other: a save
 // made from a version that an earlier save of theirs replaced names the version that save made.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Task } from '../../api/index.ts';
 import { isConflict, readTask, saveTask, type TaskChanges, taskQuery } from '../../api/tasks.ts';
 
@@ -68,33 +68,29 @@ export function useTaskSave(taskKey: string) {
    * Saves. A conflict is then shown with the person's change (an editor may close: nothing typed is
    * lost); a failure shows the API's detail (an editor stays open with what was typed).
    */
-  const save: Save = useCallback(
-    (base, changes) => {
-      const { description: _description, ...shown } = changes;
-      setPending((was) => ({ ...was, ...shown }));
-      setConflict(null);
-      const run = async (): Promise<SaveResult> => {
-        try {
-          await mutateAsync({ base: forward(base), changes });
-          return 'saved';
-        } catch (error) {
-          return isConflict(error) ? 'conflict' : 'failed';
-        } finally {
-          // A later change of the same field keeps showing until its own answer.
-          setPending((was) => {
-            const next: Record<string, unknown> = { ...was };
-            for (const [key, value] of Object.entries(shown)) if (next[key] === value) delete next[key];
-            return next as Shown;
-          });
-        }
-      };
-      const result = queue.current.then(run);
-      queue.current = result;
-      return result;
-    },
-    // biome-ignore lint/correctness/useExhaustiveDependencies: forward reads a ref.
-    [mutateAsync],
-  );
+  const save: Save = (base, changes) => {
+    const { description: _description, ...shown } = changes;
+    setPending((was) => ({ ...was, ...shown }));
+    setConflict(null);
+    const run = async (): Promise<SaveResult> => {
+      try {
+        await mutateAsync({ base: forward(base), changes });
+        return 'saved';
+      } catch (error) {
+        return isConflict(error) ? 'conflict' : 'failed';
+      } finally {
+        // A later change of the same field keeps showing until its own answer.
+        setPending((was) => {
+          const next: Record<string, unknown> = { ...was };
+          for (const [key, value] of Object.entries(shown)) if (next[key] === value) delete next[key];
+          return next as Shown;
+        });
+      }
+    };
+    const result = queue.current.then(run);
+    queue.current = result;
+    return result;
+  };
 
   return {
     save,
