@@ -13,6 +13,7 @@ import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { settingsRoute } from './screens/settings/routes.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
+import { taskRoute } from './screens/task/routes.tsx';
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -79,6 +80,7 @@ const routeTree = rootRoute.addChildren([
     teamBoardRoute,
     teamProjectsRoute,
     teamDocumentsRoute,
+    taskRoute,
   ]),
 ]);
 
