@@ -6332,6 +6332,8 @@ export interface operations {
             query?: {
                 /** @description Only these types (repeat, or comma-separate) */
                 type?: ("task.created" | "task.updated" | "task.deleted" | "task.restored" | "project.created" | "project.updated" | "project.archived" | "project.unarchived" | "project.status_updated" | "document.created" | "document.updated" | "document.deleted" | "document.restored" | "post.created" | "team.created" | "team.updated" | "area.created" | "area.updated" | "task_template.created" | "project_template.created")[];
+                /** @description Only the events of this resource (a task's, a project's, …, by its UUID), for its history; positions and cursors are the same as without it */
+                entityId?: string;
                 /** @description Start after this event (its id), at this position (a nextCursor), or `latest`: an empty page whose nextCursor is the current end of the stream; not with cursor */
                 after?: string;
                 /** @description nextCursor of the previous page */

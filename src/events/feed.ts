@@ -48,7 +48,7 @@ const MAX_SCAN = 2000;
 
 export async function readFeed(
   ctx: Context,
-  q: { after: Position; types: readonly string[]; limit: number },
+  q: { after: Position; types: readonly string[]; limit: number; entityId?: string },
   publicUrl: string,
 ): Promise<FeedPage> {
   const found: { row: EventRow; data: unknown }[] = [];
@@ -57,7 +57,15 @@ export async function readFeed(
   let atEnd = false;
   while (found.length <= q.limit && scanned < MAX_SCAN) {
     const batch = q.limit + 1;
-    const rows = await readEvents(ctx.db, ctx.dialect, ctx.workspace.id, position, q.types, batch);
+    const rows = await readEvents(
+      ctx.db,
+      ctx.dialect,
+      ctx.workspace.id,
+      position,
+      q.types,
+      batch,
+      q.entityId,
+    );
     scanned += rows.length;
     const data = await renderEntities(ctx, rows, publicUrl);
     for (const row of rows) {

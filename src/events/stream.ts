@@ -72,6 +72,7 @@ export async function readEvents(
   after: Position,
   types: readonly string[],
   limit: number,
+  entityId?: string,
 ): Promise<EventRow[]> {
   const from = (type?: string) => {
     let q = db
@@ -81,8 +82,14 @@ export async function readEvents(
       .where(isAfter(dialect, '', after.tx, after.seq))
       .where(settled(dialect));
     if (type !== undefined) q = q.where('type', '=', type);
+    if (entityId !== undefined) q = q.where('entity_id', '=', entityId);
     return q.orderBy('tx').orderBy('seq').limit(limit);
   };
+  // One resource's events are few (events_by_entity): its types are a plain condition on them.
+  if (entityId !== undefined) {
+    const q = from();
+    return (await (types.length > 0 ? q.where('type', 'in', types) : q).execute()) as EventRow[];
+  }
   if (types.length <= 1) return (await from(types[0]).execute()) as EventRow[];
   // Each branch a derived table: SQLite refuses ORDER BY and LIMIT on a bare member of a UNION.
   const branch = (type: string, i: number) => db.selectFrom(from(type).as(`t${i}`)).selectAll();

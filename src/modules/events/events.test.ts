@@ -317,3 +317,38 @@ describe('sync filters (extensions)', () => {
     problem(await f.owner.get('/v1/documents/search?updatedSince=1'), 400, 'validation_failed');
   });
 });
+
+test("entityId: one resource's events in stream order, with the feed's filters and visibility", async () => {
+  const { cursor: start } = await walk(f.owner, '', origin);
+  const a = (await f.owner.post('/v1/tasks', { name: 'History A', teamId: eng.id })).body;
+  const b = (await f.owner.post('/v1/tasks', { name: 'History B', teamId: eng.id })).body;
+  await f.owner.post('/v1/tasks', { id: a.id, name: 'History A, renamed' });
+  await f.owner.post('/v1/tasks', { id: b.id, name: 'History B, renamed' });
+  await f.owner.delete(`/v1/tasks/${a.id}`);
+
+  const mine = await walkFor(3, f.owner, `&entityId=${a.id}`, start);
+  assert.deepEqual(
+    mine.items.map((e) => [e.type, e.data.id]),
+    [
+      ['task.created', a.id],
+      ['task.updated', a.id],
+      ['task.deleted', a.id],
+    ],
+  );
+  const updates = await walk(f.owner, `&entityId=${a.id}&type=task.updated`, start);
+  assert.deepEqual(
+    updates.items.map((e) => e.type),
+    ['task.updated'],
+  );
+  // Its cursor is a place in the whole stream: the unfiltered feed carries on from it.
+  const rest = await walk(f.owner, '', mine.cursor);
+  assert.deepEqual(rest.items, []);
+
+  // A task the reader cannot see has no events for them.
+  const secret = (await f.owner.post('/v1/tasks', { name: 'Vault history', teamId: vault.id })).body;
+  await walkFor(1, f.owner, `&entityId=${secret.id}`, start);
+  assert.deepEqual((await walk(member.api, `&entityId=${secret.id}`, start)).items, []);
+
+  const bad = problem(await f.owner.get('/v1/events?entityId=not-a-uuid'), 400, 'validation_failed');
+  assert.deepEqual(bad.errors, [{ path: '/query/entityId', message: 'must be a UUID' }]);
+});

@@ -110,7 +110,12 @@ export default async function eventRoutes(app: App): Promise<void> {
       }
       const page = await readFeed(
         ctx,
-        { after, types, limit: query.limit ?? DEFAULT_LIMIT },
+        {
+          after,
+          types,
+          limit: query.limit ?? DEFAULT_LIMIT,
+          ...(query.entityId ? { entityId: query.entityId } : {}),
+        },
         config.publicUrl,
       );
       // Read after the page: a pruning that committed before the page was read is seen here.

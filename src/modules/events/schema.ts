@@ -109,6 +109,14 @@ export const EventFeedQuery = Type.Object({
       description: 'Only these types (repeat, or comma-separate)',
     }),
   ),
+  entityId: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        "Only the events of this resource (a task's, a project's, …, by its UUID), for its history; " +
+        'positions and cursors are the same as without it',
+    }),
+  ),
   after: Type.Optional(
     Type.String({
       minLength: 1,

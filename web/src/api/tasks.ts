@@ -221,7 +221,7 @@ export async function setResolved(postId: string, resolved: boolean): Promise<vo
 
 // --- History -------------------------------------------------------------------------------------------
 
-/** Feed pages read for a task's history at most (100 events each, of the kinds that touch tasks). */
+/** Feed pages read for a task's history at most (100 of its events each). */
 const HISTORY_PAGES = 20;
 
 export interface TaskHistory {
@@ -231,39 +231,27 @@ export interface TaskHistory {
 }
 
 /**
- * A task's history: the task's own events and the comments on it, from the events feed (kept for
- * the retention period, 7 days by default). The feed has no filter by resource, so the page reads the
- * events of the kinds that touch a task, oldest first, and keeps this task's; it stops after
- * HISTORY_PAGES pages and says so.
+ * A task's history: its own events, from the events feed filtered to it (`entityId`; kept for the
+ * retention period, 7 days by default), oldest first. Comments are in the task's thread, not here.
+ * Under the task's key, so the live stream re-reads it on a change of tasks or posts, not on every
+ * event of the workspace.
  */
 export function historyQuery(taskId: string) {
   return queryOptions({
-    queryKey: ['events', 'task', taskId],
+    queryKey: ['task', taskId, 'history'],
     queryFn: async ({ signal }): Promise<TaskHistory> => {
       const events: FeedEvent[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const answer = await cairn.listEvents({
-          params: {
-            query: {
-              type: ['task.created', 'task.updated', 'task.deleted', 'task.restored', 'post.created'],
-              limit: 100,
-              ...(cursor ? { cursor } : {}),
-            },
-          },
+          params: { query: { entityId: taskId, limit: 100, ...(cursor ? { cursor } : {}) } },
           signal,
         });
-        events.push(...answer.data.filter((event) => concernsTask(event, taskId)));
+        events.push(...answer.data);
         if (!answer.hasMore) return { events, partial: false };
         cursor = answer.nextCursor;
       }
       return { events, partial: true };
     },
   });
-}
-
-function concernsTask(event: FeedEvent, taskId: string): boolean {
-  const data = event.data as { id?: string; entityType?: string; entityId?: string };
-  if (event.type === 'post.created') return data.entityType === 'task' && data.entityId === taskId;
-  return data.id === taskId;
 }

@@ -8,7 +8,6 @@
 //   document.*   documents, document
 //   post.*       posts, comments, and task, project, document (a thread may live under its thing's key)
 //   team.*, area.*  teams, team, areas, area
-//   every event  events (a task's history is read from the events feed)
 import type { LiveEvent } from '../api/live.ts';
 
 const BY_KIND: Record<string, readonly string[]> = {
@@ -22,7 +21,7 @@ const BY_KIND: Record<string, readonly string[]> = {
 
 /** The query-key roots an event makes stale. */
 export function rootsOf(event: LiveEvent): string[] {
-  const roots = [...(BY_KIND[event.entityType] ?? []), 'events'];
+  const roots = [...(BY_KIND[event.entityType] ?? [])];
   if (event.entityType === 'task' && event.projectId) roots.push('project');
   return roots;
 }

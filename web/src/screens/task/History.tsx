@@ -1,5 +1,5 @@
 // The task's history, newest first, from the events feed (api/tasks.ts historyQuery): made, each
-// change (which fields, and the name or status it had before), deleted, restored, commented. The feed
+// change (which fields, and the name or status it had before), deleted, restored. The feed
 // keeps events for its retention period (7 days by default), so older history is not shown.
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -33,7 +33,7 @@ export function History({ task, group }: { task: Task; group: Group | undefined 
           </ol>
           <p className="muted small">
             {history.data.partial
-              ? 'Showing the most recent changes that could be read; older ones are not shown.'
+              ? 'Showing the first 2,000 changes; later ones are not shown.'
               : 'Changes are kept for a week.'}
           </p>
         </>
@@ -53,11 +53,6 @@ function describeEvent(event: FeedEvent, task: Task, group: Group | undefined): 
       return 'Deleted';
     case 'task.restored':
       return 'Restored';
-    case 'post.created': {
-      const post = event.data as { owner?: { name: string } | null; parentId?: string | null };
-      const who = post.owner?.name ?? 'Someone';
-      return post.parentId ? `${who} replied to a comment` : `${who} commented`;
-    }
     case 'task.updated':
       return describeChange(event, task, group);
     default:
