@@ -58,7 +58,7 @@ export function DocumentEditor({ docKey, base: start, onDone }: EditorProps) {
   const problem = save.error ? problemOf(save.error) : undefined;
   return (
     <form className="form doc-editor" onSubmit={submit} aria-labelledby="doc-title">
-      <header className="page-header">
+      <header className="page-header wrap-header">
         <h1 id="doc-title">Editing “{base.document.name}”</h1>
       </header>
       {conflict ? (

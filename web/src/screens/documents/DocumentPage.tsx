@@ -38,7 +38,7 @@ export function DocumentPage() {
   if (query.isError) {
     return (
       <div className="page">
-        <header className="page-header">
+        <header className="page-header wrap-header">
           <h1>Document</h1>
         </header>
         <ErrorNotice error={query.error} />
@@ -52,7 +52,7 @@ export function DocumentPage() {
         <DocumentEditor docKey={docKey} base={editing} onDone={() => setEditing(null)} />
       ) : (
         <>
-          <header className="page-header doc-header">
+          <header className="page-header wrap-header">
             <h1 id="doc-title">{document.name}</h1>
             <div className="row-actions">
               <button

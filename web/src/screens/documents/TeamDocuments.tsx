@@ -22,7 +22,7 @@ export function TeamDocuments() {
   const [creating, setCreating] = useState(false);
   return (
     <div className="page">
-      <header className="page-header">
+      <header className="page-header wrap-header">
         <h1>{team.data ? `${team.data.name} documents` : 'Documents'}</h1>
         {team.isSuccess && !creating ? (
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>

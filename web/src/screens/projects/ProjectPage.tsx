@@ -29,7 +29,7 @@ export function ProjectPage() {
   if (query.isError) {
     return (
       <div className="page">
-        <header className="page-header">
+        <header className="page-header wrap-header">
           <h1>Project</h1>
         </header>
         <ErrorNotice error={query.error} />
@@ -39,7 +39,7 @@ export function ProjectPage() {
   const project = query.data;
   return (
     <article className="page project-page" aria-labelledby="project-title">
-      <header className="page-header">
+      <header className="page-header wrap-header">
         <h1 id="project-title">{project.name}</h1>
         <ArchiveButton projectKey={projectKey} project={project} />
       </header>

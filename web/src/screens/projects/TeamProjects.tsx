@@ -28,7 +28,7 @@ export function TeamProjects() {
   useTitle(team.data ? `${team.data.name} · Projects` : 'Projects');
   return (
     <div className="page">
-      <header className="page-header">
+      <header className="page-header wrap-header">
         <h1>{team.data ? `${team.data.name} projects` : 'Projects'}</h1>
         {team.isSuccess ? (
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
