@@ -87,7 +87,10 @@ journey('a team’s projects, with the status and archived filters in the URL', 
   await page.getByLabel('Status').selectOption({ label: 'Any status' });
   await page.getByText('2 projects').waitFor();
 
+  // At 375 px (loaded narrow: the sidebar starts as a closed panel).
   await page.setViewportSize({ width: 375, height: 740 });
+  await page.reload();
+  await page.getByText('2 projects').waitFor();
   await noOverflow(page, 'team projects');
   await assertAccessible(page, 'team projects at 375 px');
 });
@@ -149,6 +152,8 @@ journey(
     await screenshot(page, 'project-page');
 
     await page.setViewportSize({ width: 375, height: 740 });
+    await page.reload();
+    await timeline.getByRole('listitem').nth(1).waitFor();
     await noOverflow(page, 'the project page');
     await assertAccessible(page, 'project page at 375 px');
   },
@@ -187,7 +192,7 @@ journey('archive then unarchive a project from its page', async (page, context) 
 });
 
 journey('a new project, blank or from a project template with its tasks', async (page, context) => {
-  const team = await makeTeam(f.owner, 'NEW', 'Newport');
+  await makeTeam(f.owner, 'NEW', 'Newport');
   const area = await f.owner.post('/v1/areas', { name: 'Operations', publicId: 'OPS' });
   assert.equal(area.status, 201);
   const areaId = (area.body as { id: string }).id;

@@ -7,7 +7,6 @@ import { cairn, PAGE_SIZE } from './client.ts';
 
 export type Project = Schema<'Project'>;
 export type Post = Schema<'Post'>;
-export type ProjectTemplate = Schema<'ProjectTemplate'>;
 export type ProjectStatus = { id: string; name: string; color: string; position: number };
 
 /** Projects a team's list reads at most (a team has tens, not thousands); the list says when it stops. */

@@ -81,10 +81,13 @@ function StatusUpdateForm({ projectKey, project, statuses }: FormProps) {
   const queryClient = useQueryClient();
   const [statusId, setStatusId] = useState(project.statusId);
   const [content, setContent] = useState('');
+  // Bumped once an update is posted: the editor starts again on Write.
+  const [posted, setPosted] = useState(0);
   const post = useMutation({
     mutationFn: () => postStatusUpdate({ projectId: project.id, statusId, content }),
     onSuccess: async (next) => {
       setContent('');
+      setPosted((n) => n + 1);
       queryClient.setQueryData(['project', projectKey], next);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['posts', 'project', project.id] }),
@@ -114,6 +117,7 @@ function StatusUpdateForm({ projectKey, project, statuses }: FormProps) {
         </select>
       </div>
       <MarkdownEditor
+        key={posted}
         label="Update"
         value={content}
         onChange={setContent}
