@@ -71,6 +71,19 @@ journey(
     await page.getByText('3 documents').waitFor();
     await screenshot(page, 'team-documents');
 
+    // J and K move along the list (not while typing in the search), Enter opens.
+    await page.getByLabel('Search').blur();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    await page.keyboard.press('j');
+    const focused = await page.evaluate(() => (document.activeElement as HTMLElement).innerText);
+    assert.match(focused, /^Harbor notes/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Harbor notes', level: 1 }).waitFor();
+    await page.goBack();
+    await page.getByText('3 documents').waitFor();
+
     await page.getByRole('button', { name: 'New document' }).click();
     await page.getByLabel('Name of the new document').fill('Tide log');
     await page.getByRole('button', { name: 'Create', exact: true }).click();

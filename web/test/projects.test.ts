@@ -182,6 +182,13 @@ journey('archive then unarchive a project from its page', async (page, context) 
   assert.equal(await page.getByText('This project is archived').count(), 0);
   assert.equal((await readProject(project.id)).archivedAt, null);
   await page.getByRole('link', { name: 'Archive', exact: true }).click();
+  await page.getByRole('link', { name: 'Winter moorings' }).waitFor();
+  // J highlights the first row, Enter opens it.
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Archive' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/projects/${project.publicId}`);
+  await page.goBack();
   assert.deepEqual(
     await (async () => {
       await page.getByRole('link', { name: 'Winter moorings' }).waitFor();

@@ -9,6 +9,7 @@ import { problemOf, type Team, teamQuery } from '../../api/index.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SkeletonRows } from '../../components/Skeleton.tsx';
 import { useTitle } from '../../components/useTitle.ts';
+import { useListNavigation } from '../../lib/keyboard.ts';
 import { formatDay } from './parts.tsx';
 import type { DocumentListSearch } from './search.ts';
 
@@ -137,6 +138,14 @@ function DocumentList({ team }: { team: Team }) {
   const query = useInfiniteQuery(teamDocumentsQuery(team.id, { text: search.q, deleted: search.deleted }));
   const documents = query.data?.pages.flatMap((page) => page.data) ?? [];
   const first = query.data?.pages[0];
+  const navigate = useNavigate();
+  const { rowProps } = useListNavigation({
+    count: documents.length,
+    onOpen: (index) => {
+      const document = documents[index];
+      if (document) void navigate({ to: '/documents/$docKey', params: { docKey: document.publicId } });
+    },
+  });
   let body: ReactNode;
   if (query.isPending) body = <SkeletonRows label="Loading documents" />;
   else if (query.isError) body = <ErrorNotice error={query.error} />;
@@ -158,8 +167,15 @@ function DocumentList({ team }: { team: Team }) {
           {total} {total === '1' ? 'document' : 'documents'}
         </p>
         <ul className="rows doc-rows" aria-label={`${team.name} documents`}>
-          {documents.map((document) => (
-            <DocumentRow key={document.id} document={document} />
+          {documents.map((document, index) => (
+            <li
+              key={document.id}
+              className="doc-row"
+              data-deleted={document.deletedAt ? 'true' : undefined}
+              {...rowProps(index)}
+            >
+              <DocumentRow document={document} />
+            </li>
           ))}
         </ul>
         {query.hasNextPage ? (
@@ -191,7 +207,7 @@ function DocumentRow({ document }: { document: Document }) {
   });
   const edited = document.lastEditedAt ?? document.updatedAt;
   return (
-    <li className="doc-row" data-deleted={document.deletedAt ? 'true' : undefined}>
+    <>
       <Link to="/documents/$docKey" params={{ docKey: document.publicId }} className="doc-link">
         {document.name}
       </Link>
@@ -211,6 +227,6 @@ function DocumentRow({ document }: { document: Document }) {
       ) : null}
       <span className="muted small doc-date">Edited {formatDay(edited)}</span>
       {restore.error ? <ErrorNotice error={restore.error} /> : null}
-    </li>
+    </>
   );
 }

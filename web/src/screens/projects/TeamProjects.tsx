@@ -2,7 +2,7 @@
 // with the archived ones shown on request, both in the URL. "New project" makes one, blank or from a
 // project template (NewProject.tsx).
 import { useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { FolderPlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { type Team, teamQuery } from '../../api/index.ts';
@@ -16,6 +16,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SkeletonRows } from '../../components/Skeleton.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { formatDue } from '../../lib/due.ts';
+import { useListNavigation } from '../../lib/keyboard.ts';
 import { NewProject } from './NewProject.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
@@ -98,6 +99,14 @@ function ProjectList({ team }: { team: Team }) {
   const projects = useQuery(
     teamProjectsQuery(team.id, { statusId: search.status, archived: search.archived }),
   );
+  const navigate = useNavigate();
+  const { rowProps } = useListNavigation({
+    count: projects.data?.length ?? 0,
+    onOpen: (index) => {
+      const project = projects.data?.[index];
+      if (project) void navigate({ to: '/projects/$projectKey', params: { projectKey: project.publicId } });
+    },
+  });
   if (projects.isPending) return <SkeletonRows label="Loading projects" />;
   if (projects.isError) return <ErrorNotice error={projects.error} />;
   if (projects.data.length === 0) {
@@ -125,8 +134,10 @@ function ProjectList({ team }: { team: Team }) {
         {count >= TEAM_PROJECTS_LIMIT ? ` (the first ${TEAM_PROJECTS_LIMIT})` : ''}
       </p>
       <ul className="rows project-rows" aria-label={`${team.name} projects`}>
-        {projects.data.map((project) => (
-          <ProjectRow key={project.id} project={project} />
+        {projects.data.map((project, index) => (
+          <li key={project.id} className="project-row" {...rowProps(index)}>
+            <ProjectRow project={project} />
+          </li>
         ))}
       </ul>
     </>
@@ -135,7 +146,7 @@ function ProjectList({ team }: { team: Team }) {
 
 function ProjectRow({ project }: { project: Project }) {
   return (
-    <li className="project-row">
+    <>
       <StatusBadge status={project.status} />
       <Link to="/projects/$projectKey" params={{ projectKey: project.publicId }} className="project-link">
         {project.name}
@@ -145,6 +156,6 @@ function ProjectRow({ project }: { project: Project }) {
         {project.owner ? project.owner.name : 'No owner'}
         {project.dueDate ? ` · due ${formatDue(project.dueDate, new Date())}` : ''}
       </span>
-    </li>
+    </>
   );
 }
