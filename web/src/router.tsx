@@ -15,6 +15,7 @@ import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { settingsRoute } from './screens/settings/routes.tsx';
 import { TeamTasks } from './screens/TeamTasks.tsx';
+import { taskRoute } from './screens/task/routes.tsx';
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -71,6 +72,7 @@ const routeTree = rootRoute.addChildren([
     projectRoute,
     teamDocumentsRoute,
     documentRoute,
+    taskRoute,
   ]),
 ]);
 

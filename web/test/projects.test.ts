@@ -131,6 +131,11 @@ journey(
       .evaluateAll((as) => as.map((a) => [a.getAttribute('href'), (a as HTMLElement).innerText]));
     assert.deepEqual(links.map(([href]) => href).sort(), tasks.map((t) => `/tasks/${t.publicId}`).sort());
     assert.ok(links.some(([, text]) => text?.includes('Paint the tower')));
+    // A row opens its task's page.
+    await taskList.getByText('Paint the tower').click();
+    await page.waitForURL(`**/tasks/${tasks[0]!.publicId}`);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Lighthouse beta', level: 1 }).waitFor();
     const timeline = page.getByRole('list', { name: 'Status updates, newest first' });
     await timeline.getByText('Started on the tower.').waitFor();
     assert.match(await timeline.getByRole('listitem').first().innerText(), /In Progress/);

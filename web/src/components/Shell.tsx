@@ -19,6 +19,7 @@ import { myTeamsQuery, signOut } from '../api/index.ts';
 import { applyTheme, onThemeChange, storedTheme, type ThemeChoice } from '../lib/theme.ts';
 import { LiveConnection } from '../live/LiveConnection.tsx';
 import { GlobalKeys } from '../screens/palette/Shortcuts.tsx';
+import { CreateTaskHost } from '../screens/task/CreateTaskHost.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 
 const appRoute = getRouteApi('/app');
@@ -176,6 +177,7 @@ export function Shell() {
         <LiveConnection />
       </div>
       <GlobalKeys />
+      <CreateTaskHost />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { Circle, CircleCheck, CircleDashed, CircleDot, CircleX, Flag } from 'lucide-react';
 import type { Task, TeamLabel } from '../api/index.ts';
 import { formatDue, isOverdue } from '../lib/due.ts';
@@ -42,14 +43,23 @@ interface TaskRowProps {
   now: Date;
 }
 
-/** One task as a dense row: status, public id, name, labels, assignee, due date, priority. */
+/** One task as a dense row: status, public id, name (a link to its page), labels, assignee, due, priority. */
 export function TaskRow({ task, code, labels, now }: TaskRowProps) {
   const overdue = isOverdue(task.dueDate, now) && task.status?.stage !== 'completed';
   return (
     <div className="task-row">
       <StatusIcon status={task.status} />
       <span className="task-id">{code ? `${code}-${task.publicId}` : task.publicId}</span>
-      <span className="task-name">{task.name}</span>
+      {/* The name links to the task's page, and its box covers the row (styles.css), so a click
+          anywhere on the row opens it; not a tab stop: a list is reached with J/K and Enter. */}
+      <Link
+        to="/tasks/$taskKey"
+        params={{ taskKey: String(task.publicId) }}
+        className="task-name task-link"
+        tabIndex={-1}
+      >
+        {task.name}
+      </Link>
       <span className="task-labels">
         {task.labelIds.map((id) => {
           const label = labels.get(id);

@@ -116,7 +116,7 @@ function SearchBar({ search }: { search: DocumentListSearch }) {
           onChange={(event) => setText(event.target.value)}
         />
       </div>
-      <label className="check">
+      <label className="filter-check">
         <input
           type="checkbox"
           checked={search.deleted === true}

@@ -77,7 +77,7 @@ function Filters() {
           ))}
         </select>
       </div>
-      <label className="check">
+      <label className="filter-check">
         <input
           type="checkbox"
           checked={search.archived === true}
