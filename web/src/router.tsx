@@ -6,9 +6,11 @@ import { createRoute, createRouter } from '@tanstack/react-router';
 import { localPath, parseTaskListSearch } from './lib/filters.ts';
 import { appRoute, rootRoute } from './routes/app.tsx';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
+import { documentRoute, teamDocumentsRoute } from './screens/documents/routes.tsx';
 import { MyWork } from './screens/MyWork.tsx';
 import { NotYet } from './screens/NotYet.tsx';
 import { searchRoute } from './screens/palette/routes.tsx';
+import { projectRoute, teamProjectsRoute } from './screens/projects/routes.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { settingsRoute } from './screens/settings/routes.tsx';
@@ -56,18 +58,6 @@ const teamBoardRoute = createRoute({
   component: () => <NotYet title="Board" />,
 });
 
-const teamProjectsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/teams/$teamKey/projects',
-  component: () => <NotYet title="Projects" />,
-});
-
-const teamDocumentsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/teams/$teamKey/documents',
-  component: () => <NotYet title="Documents" />,
-});
-
 const routeTree = rootRoute.addChildren([
   signInRoute,
   inviteRoute,
@@ -79,7 +69,9 @@ const routeTree = rootRoute.addChildren([
     teamTasksRoute,
     teamBoardRoute,
     teamProjectsRoute,
+    projectRoute,
     teamDocumentsRoute,
+    documentRoute,
     taskRoute,
   ]),
 ]);
