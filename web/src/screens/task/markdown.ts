@@ -1,16 +1,11 @@
-// Markdown in the browser, for the description editor's live preview and for comments (which the API
-// keeps as Markdown): markdown-it, loaded the first time it is needed (about 40 kB gzipped, kept out of
-// the first load). Raw HTML is shown as text (`html: false`) and markdown-it refuses javascript: and
-// similar links, so nothing rendered here runs; a saved description is shown as the API renders and
-// sanitizes it (docs/api.md, "Descriptions").
-type Render = (markdown: string) => string;
+// The app's Markdown (lib/markdown.ts) for the task's description preview and comments: markdown-it
+// loaded the first time it is needed (about 40 kB gzipped, kept out of the first load). A saved
+// description is shown as the API renders and sanitizes it (docs/api.md, "Descriptions").
+import { appMarkdown, type Render } from '../../lib/markdown.ts';
 
 let renderer: Promise<Render> | undefined;
 
 export function loadMarkdown(): Promise<Render> {
-  renderer ??= import('markdown-it').then(({ default: MarkdownIt }) => {
-    const md = new MarkdownIt({ html: false, linkify: true });
-    return (markdown: string) => md.render(markdown);
-  });
+  renderer ??= import('markdown-it').then(({ default: MarkdownIt }) => appMarkdown(MarkdownIt));
   return renderer;
 }
