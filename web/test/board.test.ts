@@ -47,15 +47,23 @@ async function columnNames(page: Page, name: string): Promise<string[]> {
 const announced = (page: Page, text: string) =>
   page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).waitFor({ state: 'attached' });
 
-/** Picks the focused card up with Space, moves it right `steps` columns, drops it with Space. */
-async function moveByKeyboard(page: Page, target: Locator, steps: number, status: string): Promise<void> {
+/** The card is picked up, and dnd-kit listens for the arrows (it starts to a moment later: a timer). */
+async function pickedUp(page: Page): Promise<void> {
+  await page.locator('.card[aria-pressed="true"]').waitFor();
+  await page.waitForTimeout(50);
+}
+
+/** Picks the card up with Space, moves it right through `columns` (one arrow each), drops it with Space. */
+async function moveByKeyboard(page: Page, target: Locator, columns: string[]): Promise<void> {
   await target.focus();
   await page.keyboard.press('Space');
-  await announced(page, 'Picked up');
-  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
-  await announced(page, `is over ${status}.`);
+  await pickedUp(page);
+  for (const status of columns) {
+    await page.keyboard.press('ArrowRight');
+    await announced(page, `is over ${status}.`);
+  }
   await page.keyboard.press('Space');
-  await announced(page, `was dropped in ${status}.`);
+  await announced(page, `was dropped in ${columns.at(-1)}.`);
 }
 
 async function boardTeam(code: string, name: string) {
@@ -124,27 +132,40 @@ journey('a card moved by keyboard alone (Space, arrow, Space) is saved', async (
   // Esc puts a picked-up card back: nothing is saved.
   await target.focus();
   await page.keyboard.press('Space');
-  await announced(page, 'Picked up');
+  await pickedUp(page);
   await page.keyboard.press('ArrowRight');
+  await announced(page, 'is over In Progress.');
   await page.keyboard.press('Escape');
   await announced(page, 'was canceled');
   assert.deepEqual(await columnNames(page, 'Todo'), ['Stay put', 'Tidy the docs']);
 
   // Two columns right: Todo → In Progress → Done.
-  await moveByKeyboard(page, target, 2, 'Done');
+  await moveByKeyboard(page, target, ['In Progress', 'Done']);
   await card(column(page, 'Done'), 'Tidy the docs').waitFor();
   const saved = await eventually(task.id, (t) => t.statusId === status('Done').id);
   assert.equal(saved.name, 'Tidy the docs');
   assert.deepEqual(await columnNames(page, 'Todo'), ['Stay put']);
 
-  // Two moves in a row, the second made while the first is on its way: both saved, in order.
+  // Two moves in a row, the second made while the first is on its way (each save held for 400 ms):
+  // both saved, in order, the card shown where it goes all along.
+  let saves = 0;
+  await page.route('**/v1/tasks?*', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    saves += 1;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
   const moved = card(column(page, 'Todo'), 'Stay put');
-  await moveByKeyboard(page, moved, 1, 'In Progress');
-  await moveByKeyboard(page, card(column(page, 'In Progress'), 'Stay put'), 1, 'Done');
+  await moveByKeyboard(page, moved, ['In Progress']);
+  await card(column(page, 'In Progress'), 'Stay put').waitFor();
+  await moveByKeyboard(page, card(column(page, 'In Progress'), 'Stay put'), ['Done']);
   await card(column(page, 'Done'), 'Stay put').waitFor();
+  assert.equal(saves, 1, 'the second move waits for the first');
   await eventually(stay.id, (t) => t.statusId === status('Done').id);
   assert.equal(await page.getByRole('alert').count(), 0, 'the second move named the first one’s version');
+  assert.equal(saves, 2);
   await page.reload();
+  await card(column(page, 'Done'), 'Stay put').waitFor();
   assert.deepEqual((await columnNames(page, 'Done')).sort(), ['Stay put', 'Tidy the docs']);
 });
 
@@ -167,7 +188,7 @@ journey(
       statusId: status('In Progress').id,
     });
     assert.equal(changed.status, 200);
-    await moveByKeyboard(page, target, 2, 'Done');
+    await moveByKeyboard(page, target, ['In Progress', 'Done']);
 
     const alert = page.getByRole('alert');
     await alert
@@ -212,8 +233,8 @@ journey(
     await page.getByRole('button', { name: 'Remove the filter Priority only' }).waitFor();
     await column(page, 'Todo').getByText('Urgent bug').waitFor();
     assert.deepEqual(await columnNames(page, 'Todo'), ['Urgent bug']);
-    assert.equal(await page.getByLabel('Label').inputValue(), bug);
-    assert.equal(await page.getByLabel('Priority only').isChecked(), true);
+    assert.equal(await page.getByLabel('Label', { exact: true }).inputValue(), bug);
+    assert.equal(await page.getByRole('checkbox', { name: 'Priority only' }).isChecked(), true);
     await screenshot(page, 'board-filtered');
 
     // The list, by the view switch: the same filters.
@@ -230,7 +251,7 @@ journey(
     await page.getByRole('button', { name: 'Remove the filter Priority only' }).click();
     await page.waitForURL((u) => !u.searchParams.has('priority'));
     await page.getByText('2 tasks').waitFor();
-    await page.getByLabel('Show deleted').check();
+    await page.getByRole('checkbox', { name: 'Show deleted' }).check();
     await page.waitForURL((u) => u.searchParams.get('deleted') === 'true');
     await page.getByText('3 tasks').waitFor();
     assert.deepEqual((await list.locator('.task-name').allInnerTexts()).sort(), [
@@ -281,6 +302,6 @@ journey('the board is accessible in both themes, and usable at 375 px', async (p
   assert.ok(await last.isVisible());
   await assertAccessible(page, 'board at 375 px');
   await screenshot(page, 'narrow-board');
-  await moveByKeyboard(page, card(column(page, 'Todo'), 'Sketch the layout'), 1, 'In Progress');
+  await moveByKeyboard(page, card(column(page, 'Todo'), 'Sketch the layout'), ['In Progress']);
   await card(column(page, 'In Progress'), 'Sketch the layout').waitFor();
 });
