@@ -93,7 +93,7 @@ journey(
     );
     assert.deepEqual(await columnNames(page, 'In Progress'), ['Fix the login']);
     const shipped = card(column(page, 'Done'), 'Ship v1');
-    assert.match(await shipped.innerText(), new RegExp(`^BRD-\\d+\\s+Priority\\s+Ship v1$`));
+    assert.match(await shipped.innerText(), /^BRD-\d+\s+Priority\s+Ship v1$/);
     await screenshot(page, 'board');
 
     // Drag and drop: Write the spec from Todo to In Progress.

@@ -8,7 +8,7 @@ import type { Task, TeamLabel } from '../../api/index.ts';
 import { Card } from './Card.tsx';
 
 /** A card's height and the gap below it (styles.css, "Board"). */
-export const CARD_SLOT = 76;
+const CARD_SLOT = 76;
 
 interface ColumnProps {
   status: { id: string; name: string; color: string };
