@@ -300,6 +300,7 @@ journey('the board is accessible in both themes, and usable at 375 px', async (p
   const last = card(column(page, 'Canceled'), 'Publish the guide');
   await last.scrollIntoViewIfNeeded();
   assert.ok(await last.isVisible());
+  assert.match(await last.innerText(), /^A11Y-\d+\s/, 'a card keeps its id on a narrow screen');
   await assertAccessible(page, 'board at 375 px');
   await screenshot(page, 'narrow-board');
   await moveByKeyboard(page, card(column(page, 'Todo'), 'Sketch the layout'), ['In Progress']);
