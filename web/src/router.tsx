@@ -6,9 +6,9 @@ import { createRoute, createRouter } from '@tanstack/react-router';
 import { localPath, parseTaskListSearch } from './lib/filters.ts';
 import { appRoute, rootRoute } from './routes/app.tsx';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
+import { teamBoardRoute } from './screens/board/routes.tsx';
 import { documentRoute, teamDocumentsRoute } from './screens/documents/routes.tsx';
 import { MyWork } from './screens/MyWork.tsx';
-import { NotYet } from './screens/NotYet.tsx';
 import { searchRoute } from './screens/palette/routes.tsx';
 import { projectRoute, teamProjectsRoute } from './screens/projects/routes.tsx';
 import { SetPassword } from './screens/SetPassword.tsx';
@@ -50,12 +50,6 @@ const teamTasksRoute = createRoute({
   path: '/teams/$teamKey/tasks',
   validateSearch: parseTaskListSearch,
   component: TeamTasks,
-});
-
-const teamBoardRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/teams/$teamKey/board',
-  component: () => <NotYet title="Board" />,
 });
 
 const routeTree = rootRoute.addChildren([

@@ -80,7 +80,24 @@ export function myTasksQuery(userId: string) {
 export interface TeamTaskFilters {
   statusId?: string;
   assigneeId?: string;
+  labelId?: string;
+  projectId?: string;
   text?: string;
+  includeDeleted?: boolean;
+}
+
+/** The search's query for a team's tasks with these filters (the list's pages, the board's set). */
+export function teamTaskSearch(teamId: string, filters: TeamTaskFilters) {
+  return {
+    teamId,
+    ...(filters.statusId ? { statusId: filters.statusId } : {}),
+    ...(filters.assigneeId ? { assignedToId: filters.assigneeId } : {}),
+    ...(filters.labelId ? { labelId: filters.labelId } : {}),
+    ...(filters.projectId ? { projectId: filters.projectId } : {}),
+    ...(filters.text ? { name: filters.text } : {}),
+    ...(filters.includeDeleted ? { includeDeleted: 'true' as const } : {}),
+    expand: ['status' as const, 'assignee' as const],
+  };
 }
 
 /** A team's tasks with the list's filters, a page of 100 at a time (the list loads more as it scrolls). */
@@ -91,11 +108,7 @@ export function teamTasksQuery(teamId: string, filters: TeamTaskFilters) {
       cairn.searchTasks({
         params: {
           query: {
-            teamId,
-            ...(filters.statusId ? { statusId: filters.statusId } : {}),
-            ...(filters.assigneeId ? { assignedToId: filters.assigneeId } : {}),
-            ...(filters.text ? { name: filters.text } : {}),
-            expand: ['status', 'assignee'],
+            ...teamTaskSearch(teamId, filters),
             limit: PAGE_SIZE,
             ...(pageParam ? { cursor: pageParam } : {}),
           },

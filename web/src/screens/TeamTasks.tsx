@@ -1,30 +1,34 @@
-// A team's tasks: filters (status, assignee, name) in the URL, shown as removable chips, and the list
-// virtualized (only the rows in view are in the page), loading the next page of 100 as it scrolls.
+// A team's tasks: filters in the URL (shared with the board, screens/board/TaskFilters.tsx), shown as
+// removable chips, and the list virtualized (only the rows in view are in the page). With the API's
+// filters alone it loads the next page of 100 as it scrolls; with priority, a due range or a sort the
+// API lacks, it reads the team's whole (server-filtered) set, as the board does, and applies them here.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { X } from 'lucide-react';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type Team, type TeamLabel, teamQuery, teamTasksQuery } from '../api/index.ts';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { BOARD_LIMIT, teamTaskSetQuery } from '../api/board.ts';
+import { type Task, type Team, type TeamLabel, teamQuery, teamTasksQuery } from '../api/index.ts';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { SkeletonRows } from '../components/Skeleton.tsx';
 import { TaskRow } from '../components/TaskRow.tsx';
 import { useTitle } from '../components/useTitle.ts';
-import { MAX_TEXT, type TaskListSearch, withoutFilter } from '../lib/filters.ts';
+import { localFilter, needsWholeSet, serverFilters, sortTasks, type TaskListSearch } from '../lib/filters.ts';
 import { useListNavigation } from '../lib/keyboard.ts';
+import { TaskFilters, ViewSwitch } from './board/TaskFilters.tsx';
 
 const route = getRouteApi('/app/teams/$teamKey/tasks');
 const ROW_HEIGHT = 36;
-const TEXT_DELAY_MS = 250;
 
 export function TeamTasks() {
   const { teamKey } = route.useParams();
+  const search = route.useSearch();
   const team = useQuery(teamQuery(teamKey));
   useTitle(team.data ? `${team.data.name} · Tasks` : 'Tasks');
   return (
     <div className="page page-fill">
       <header className="page-header">
         <h1>{team.data ? `${team.data.name} tasks` : 'Tasks'}</h1>
+        <ViewSwitch teamKey={teamKey} search={search} />
       </header>
       {team.isPending ? <SkeletonRows label="Loading the team" /> : null}
       {team.isError ? <ErrorNotice error={team.error} /> : null}
@@ -42,134 +46,75 @@ function TeamTaskList({ team }: { team: Team }) {
   );
   return (
     <>
-      <Filters team={team} search={search} onChange={setSearch} />
-      <Chips team={team} search={search} onChange={setSearch} />
+      <TaskFilters team={team} search={search} onChange={setSearch} />
       <VirtualTaskList team={team} search={search} />
     </>
   );
 }
 
-interface FilterProps {
-  team: Team;
-  search: TaskListSearch;
-  onChange: (next: TaskListSearch) => void;
+/** What the list shows: the API's pages, or the whole set filtered and sorted here. */
+interface ListData {
+  isPending: boolean;
+  error: unknown;
+  tasks: Task[];
+  /** Rows, counting those not loaded yet (the scroll bar's size). */
+  count: number;
+  totalText: string;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+  /** The whole set stopped at the board's limit. */
+  partial: boolean;
 }
 
-function Filters({ team, search, onChange }: FilterProps) {
-  const [text, setText] = useState(search.q ?? '');
-  // The URL changed under the field (a chip removed, back and forward): show what it says.
-  useEffect(() => setText(search.q ?? ''), [search.q]);
-  // Typing updates the URL once the person pauses, not on every key.
-  useEffect(() => {
-    const trimmed = text.trim();
-    if (trimmed === (search.q ?? '')) return;
-    const timer = setTimeout(
-      () => onChange(trimmed ? { ...search, q: trimmed } : withoutFilter(search, 'q')),
-      TEXT_DELAY_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [text, search, onChange]);
-
-  const id = useId();
-  return (
-    <search className="filters" aria-label="Filter tasks">
-      <div className="filter">
-        <label htmlFor={`${id}-name`}>Name</label>
-        <input
-          id={`${id}-name`}
-          type="search"
-          value={text}
-          maxLength={MAX_TEXT}
-          placeholder="Words the name starts with"
-          onChange={(event) => setText(event.target.value)}
-        />
-      </div>
-      <div className="filter">
-        <label htmlFor={`${id}-status`}>Status</label>
-        <select
-          id={`${id}-status`}
-          value={search.status ?? ''}
-          onChange={(event) =>
-            onChange(
-              event.target.value
-                ? { ...search, status: event.target.value }
-                : withoutFilter(search, 'status'),
-            )
-          }
-        >
-          <option value="">Any status</option>
-          {team.taskStatuses?.map((status) => (
-            <option key={status.id} value={status.id}>
-              {status.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="filter">
-        <label htmlFor={`${id}-assignee`}>Assignee</label>
-        <select
-          id={`${id}-assignee`}
-          value={search.assignee ?? ''}
-          onChange={(event) =>
-            onChange(
-              event.target.value
-                ? { ...search, assignee: event.target.value }
-                : withoutFilter(search, 'assignee'),
-            )
-          }
-        >
-          <option value="">Anyone</option>
-          {team.members?.map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.username}
-            </option>
-          ))}
-        </select>
-      </div>
-    </search>
-  );
+function usePagedTasks(team: Team, search: TaskListSearch, enabled: boolean): ListData {
+  const query = useInfiniteQuery({
+    ...teamTasksQuery(team.id, serverFilters(search, true)),
+    enabled,
+  });
+  const tasks = useMemo(() => query.data?.pages.flatMap((page) => page.data) ?? [], [query.data]);
+  const first = query.data?.pages[0];
+  return {
+    isPending: query.isPending,
+    error: query.error,
+    tasks,
+    // The first page's total sizes the scroll bar; rows not loaded yet are placeholders until they are.
+    count: query.hasNextPage ? Math.max(tasks.length + 1, first?.total ?? 0) : tasks.length,
+    totalText:
+      first?.totalRelation === 'gte' ? `${first.total}+ tasks` : `${first?.total ?? tasks.length} tasks`,
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    fetchNextPage: query.fetchNextPage,
+    partial: false,
+  };
 }
 
-/** The filters in force, each with a button that removes it. */
-function Chips({ team, search, onChange }: FilterProps) {
-  const chips: { key: keyof TaskListSearch; text: string }[] = [];
-  if (search.status) {
-    const name = team.taskStatuses?.find((s) => s.id === search.status)?.name ?? 'unknown status';
-    chips.push({ key: 'status', text: `Status: ${name}` });
-  }
-  if (search.assignee) {
-    const name = team.members?.find((m) => m.id === search.assignee)?.username ?? 'someone else';
-    chips.push({ key: 'assignee', text: `Assignee: ${name}` });
-  }
-  if (search.q) chips.push({ key: 'q', text: `Name: ${search.q}` });
-  if (chips.length === 0) return null;
-  return (
-    <ul className="chips" aria-label="Filters in force">
-      {chips.map((chip) => (
-        <li key={chip.key} className="chip">
-          {chip.text}
-          <button
-            type="button"
-            className="chip-remove"
-            aria-label={`Remove the filter ${chip.text}`}
-            onClick={() => onChange(withoutFilter(search, chip.key))}
-          >
-            <X size={14} aria-hidden="true" />
-          </button>
-        </li>
-      ))}
-    </ul>
+/** Priority, a due range or an order the API lacks: the whole set, filtered and sorted in the browser. */
+function useWholeSet(team: Team, search: TaskListSearch, enabled: boolean): ListData {
+  const query = useQuery({ ...teamTaskSetQuery(team.id, serverFilters(search, true)), enabled });
+  const tasks = useMemo(
+    () => sortTasks((query.data?.tasks ?? []).filter(localFilter(search)), search.sort),
+    [query.data, search],
   );
+  return {
+    isPending: query.isPending,
+    error: query.error,
+    tasks,
+    count: tasks.length,
+    totalText: `${tasks.length} tasks`,
+    hasNextPage: false,
+    isFetchingNextPage: false,
+    fetchNextPage: () => undefined,
+    partial: query.data?.complete === false,
+  };
 }
 
 function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch }) {
-  const query = useInfiniteQuery(
-    teamTasksQuery(team.id, { statusId: search.status, assigneeId: search.assignee, text: search.q }),
-  );
-  const tasks = useMemo(() => query.data?.pages.flatMap((page) => page.data) ?? [], [query.data]);
-  const first = query.data?.pages[0];
-  // The first page's total sizes the scroll bar; rows not loaded yet are placeholders until they are.
-  const count = query.hasNextPage ? Math.max(tasks.length + 1, first?.total ?? 0) : tasks.length;
+  const whole = needsWholeSet(search);
+  const paged = usePagedTasks(team, search, !whole);
+  const set = useWholeSet(team, search, whole);
+  const query = whole ? set : paged;
+  const { tasks, count } = query;
   const labels = useMemo(
     () => new Map<string, TeamLabel>((team.taskLabels ?? []).map((label) => [label.id, label])),
     [team.taskLabels],
@@ -195,8 +140,8 @@ function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch 
     if (lastIndex >= tasks.length - 1 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [lastIndex, tasks.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  if (query.error) return <ErrorNotice error={query.error} />;
   if (query.isPending) return <SkeletonRows label="Loading tasks" />;
-  if (query.isError) return <ErrorNotice error={query.error} />;
   if (tasks.length === 0) {
     return (
       <div className="empty">
@@ -208,12 +153,11 @@ function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch 
     );
   }
   const now = new Date();
-  const totalText =
-    first?.totalRelation === 'gte' ? `${first.total}+ tasks` : `${first?.total ?? tasks.length} tasks`;
   return (
     <>
       <p className="muted small list-count" aria-live="polite">
-        {totalText}
+        {query.totalText}
+        {query.partial ? ` (of the ${BOARD_LIMIT} most recently changed: the rest are not read)` : ''}
       </p>
       {/* A scrolling region must be reachable by keyboard (WCAG 2.1.1) while its rows hold nothing
           focusable; it goes once rows are (J/K and Enter, a later step). */}
@@ -225,12 +169,13 @@ function VirtualTaskList({ team, search }: { team: Team; search: TaskListSearch 
             return (
               <li
                 key={item.key}
-                className="virtual-row"
+                className={task?.deletedAt ? 'virtual-row deleted' : 'virtual-row'}
                 style={{ transform: `translateY(${item.start}px)` }}
                 aria-setsize={count}
                 aria-posinset={item.index + 1}
                 {...(task ? rowProps(item.index) : {})}
               >
+                {task?.deletedAt ? <span className="visually-hidden">Deleted: </span> : null}
                 {task ? (
                   <TaskRow task={task} code={team.publicId} labels={labels} now={now} />
                 ) : (
