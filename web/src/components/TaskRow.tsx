@@ -35,6 +35,29 @@ function Avatar({ name }: { name: string }) {
   );
 }
 
+/** A task's labels as chips (its team's colours), in the task's order; an unknown id is left out. */
+export function LabelChips({ ids, labels }: { ids: string[]; labels: Map<string, TeamLabel> }) {
+  return ids.map((id) => {
+    const label = labels.get(id);
+    return label ? (
+      <span key={id} className="label-chip">
+        <span className="label-dot" style={{ background: label.color }} aria-hidden="true" />
+        {label.name}
+      </span>
+    ) : null;
+  });
+}
+
+/** The high-priority flag, named for screen readers. */
+export function PriorityFlag() {
+  return (
+    <span className="task-priority" title="Priority">
+      <Flag size={14} aria-hidden="true" />
+      <span className="visually-hidden">Priority</span>
+    </span>
+  );
+}
+
 interface TaskRowProps {
   task: Task;
   /** The team's (or area's) code, for the public id: ENG-142. */
@@ -61,24 +84,9 @@ export function TaskRow({ task, code, labels, now }: TaskRowProps) {
         {task.name}
       </Link>
       <span className="task-labels">
-        {task.labelIds.map((id) => {
-          const label = labels.get(id);
-          return label ? (
-            <span key={id} className="label-chip">
-              <span className="label-dot" style={{ background: label.color }} aria-hidden="true" />
-              {label.name}
-            </span>
-          ) : null;
-        })}
+        <LabelChips ids={task.labelIds} labels={labels} />
       </span>
-      {task.priority ? (
-        <span className="task-priority" title="Priority">
-          <Flag size={14} aria-hidden="true" />
-          <span className="visually-hidden">Priority</span>
-        </span>
-      ) : (
-        <span className="task-priority" />
-      )}
+      {task.priority ? <PriorityFlag /> : <span className="task-priority" />}
       <span className={overdue ? 'task-due overdue' : 'task-due'}>
         {task.dueDate ? (
           <>

@@ -3,9 +3,9 @@
 // Enter opens the task's page. A deleted task (shown with "Show deleted") cannot be moved.
 import { useDraggable } from '@dnd-kit/core';
 import { useNavigate } from '@tanstack/react-router';
-import { Flag } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import type { Task, TeamLabel } from '../../api/index.ts';
+import { LabelChips, PriorityFlag } from '../../components/TaskRow.tsx';
 import { formatDue, isOverdue } from '../../lib/due.ts';
 
 interface CardProps {
@@ -33,22 +33,9 @@ export function CardFace({ task, code, labels, now }: CardProps) {
         </span>
         {task.deletedAt ? <span className="card-deleted">Deleted</span> : null}
         <span className="card-labels">
-          {task.labelIds.map((id) => {
-            const label = labels.get(id);
-            return label ? (
-              <span key={id} className="label-chip">
-                <span className="label-dot" style={{ background: label.color }} aria-hidden="true" />
-                {label.name}
-              </span>
-            ) : null;
-          })}
+          <LabelChips ids={task.labelIds} labels={labels} />
         </span>
-        {task.priority ? (
-          <span className="task-priority" title="Priority">
-            <Flag size={14} aria-hidden="true" />
-            <span className="visually-hidden">Priority</span>
-          </span>
-        ) : null}
+        {task.priority ? <PriorityFlag /> : null}
         {task.dueDate ? (
           <span className={overdue ? 'task-due overdue' : 'task-due'}>
             {overdue ? <span className="visually-hidden">Overdue, due </span> : null}
