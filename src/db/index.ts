@@ -139,7 +139,7 @@ export function sqliteDatabase(
   connection: DatabaseSync,
   onStatement?: OpenOptions['onStatement'],
 ): Database {
-  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement) });
+  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement, true) });
   return {
     db,
     dialect: 'sqlite',

@@ -6,25 +6,34 @@ import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dial
 
 export type OnStatement = (sql: string, ms: number) => void;
 
-/** The dialect as it is, or with every statement of its connections timed into onStatement. */
-export function timedDialect(dialect: Dialect, onStatement: OnStatement | undefined): Dialect {
+/**
+ * The dialect as it is, or with every statement of its connections timed into onStatement.
+ * `oneConnection`: the driver only ever has one (SQLite), so once it is wrapped the driver's own
+ * acquireConnection comes back, and a statement pays no extra await for the wrapping.
+ */
+export function timedDialect(
+  dialect: Dialect,
+  onStatement: OnStatement | undefined,
+  oneConnection = false,
+): Dialect {
   if (!onStatement) return dialect;
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => timedDriver(dialect.createDriver(), onStatement),
+    createDriver: () => timedDriver(dialect.createDriver(), onStatement, oneConnection),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createIntrospector: (db) => dialect.createIntrospector(db),
   };
 }
 
-function timedDriver(driver: Driver, onStatement: OnStatement): Driver {
+function timedDriver(driver: Driver, onStatement: OnStatement, oneConnection: boolean): Driver {
   const timed = new WeakSet<DatabaseConnection>();
-  const acquire = driver.acquireConnection.bind(driver);
-  driver.acquireConnection = async () => {
-    const connection = await acquire();
+  const acquire = driver.acquireConnection;
+  driver.acquireConnection = async function (this: Driver) {
+    const connection = await acquire.call(this);
     if (!timed.has(connection)) {
       timeStatements(connection, onStatement);
       timed.add(connection);
+      if (oneConnection) driver.acquireConnection = acquire;
     }
     return connection;
   };

@@ -217,9 +217,16 @@ const STATEMENT_KINDS = new Set([
 
 /** A statement's kind, its first keyword, from a fixed set ('other' for the rest). */
 function statementKind(text: string): string {
-  const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
-  return STATEMENT_KINDS.has(word) ? word : 'other';
+  let kind = kinds.get(text);
+  if (kind === undefined) {
+    const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
+    kind = STATEMENT_KINDS.has(word) ? word : 'other';
+    // The texts are few (hot statements are compiled once); the cap bounds the rest (`in` lists).
+    if (kinds.size < 5000) kinds.set(text, kind);
+  }
+  return kind;
 }
+const kinds = new Map<string, string>();
 
 // One series per kind, looked up once (see requestDuration).
 const statementSeries = new Map(
