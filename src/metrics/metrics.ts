@@ -5,6 +5,7 @@
 
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, register } from 'prom-client';
+import { LeanHistogram, type Series } from './lean-histogram.ts';
 
 let defaultsStarted = false;
 
@@ -24,7 +25,7 @@ export function startDefaultMetrics(): void {
   }
 }
 
-const httpDuration = new Histogram({
+const httpDuration = new LeanHistogram({
   name: 'cairn_http_request_duration_seconds',
   help: 'Time from a request arriving to its answer being sent, by route template, method and status class',
   labelNames: ['route', 'method', 'status_class'] as const,
@@ -52,20 +53,19 @@ new Gauge({
 });
 
 /**
- * The duration histogram's series for one route, method and status class. prom-client hashes a label
- * object on every observe; the request path looks each series up once and keeps it (the set is bounded
- * by the route table, the methods and five classes).
+ * The duration histogram's series for one route, method and status class, looked up once and kept
+ * (the set is bounded by the route table, the methods and five classes).
  */
-export function requestDuration(route: string, method: string, statusClass: string) {
+export function requestDuration(route: string, method: string, statusClass: string): Series {
   const key = `${method} ${statusClass} ${route}`;
   let series = durationSeries.get(key);
   if (!series) {
-    series = httpDuration.labels({ route, method, status_class: statusClass });
+    series = httpDuration.series({ route, method, status_class: statusClass });
     durationSeries.set(key, series);
   }
   return series;
 }
-const durationSeries = new Map<string, ReturnType<typeof httpDuration.labels>>();
+const durationSeries = new Map<string, Series>();
 
 export const problems = new Counter({
   name: 'cairn_http_problems_total',
@@ -84,7 +84,7 @@ export const idempotentReplays = new Counter({
   help: 'Requests answered from the first response of their Idempotency-Key',
 });
 
-const statementDuration = new Histogram({
+const statementDuration = new LeanHistogram({
   name: 'cairn_db_statement_duration_seconds',
   help: 'Database statement time seen by the server (including any wait for a lock), by kind',
   labelNames: ['kind'] as const,
@@ -230,7 +230,7 @@ const kinds = new Map<string, string>();
 
 // One series per kind, looked up once (see requestDuration).
 const statementSeries = new Map(
-  [...STATEMENT_KINDS, 'other'].map((kind) => [kind, statementDuration.labels({ kind })]),
+  [...STATEMENT_KINDS, 'other'].map((kind) => [kind, statementDuration.series({ kind })]),
 );
 
 /** onStatement of the server's database (db/index.ts). */
