@@ -68,3 +68,22 @@ test(`a subscription far behind counts ${WAITING_CAP}, so that a scrape stays ch
   assert.equal((await settledAt(WAITING_CAP)).waiting, WAITING_CAP);
   await f.owner.delete(`/v1/webhooks/subscribe/${all.id}`);
 });
+
+test(`a pattern counts its types together up to ${WAITING_CAP}, not each type to it`, async () => {
+  const tasks = await subscribe('task.*');
+  const team = await f.owner.post('/v1/teams', { name: 'Pattern', publicId: 'PTN' });
+  const made: { id: string }[] = [];
+  for (let i = 0; i < 6; i++) {
+    const batch = Array.from({ length: 100 }, (_, j) => ({ name: `Made ${i}-${j}`, teamId: team.body.id }));
+    const res = await f.owner.post('/v1/tasks/batch', { tasks: batch });
+    assert.equal(res.status, 200);
+    made.push(...(res.body.succeeded as { id: string }[]));
+  }
+  for (let i = 0; i < 6; i++) {
+    const batch = made.slice(i * 100, (i + 1) * 100).map((t) => ({ id: t.id, name: `Renamed ${t.id}` }));
+    assert.equal((await f.owner.post('/v1/tasks/batch', { tasks: batch })).status, 200);
+  }
+  // 600 task.created and 600 task.updated: each type under the cap, their sum over it.
+  assert.equal((await settledAt(WAITING_CAP)).waiting, WAITING_CAP);
+  await f.owner.delete(`/v1/webhooks/subscribe/${tasks.id}`);
+});

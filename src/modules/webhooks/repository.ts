@@ -270,10 +270,13 @@ export async function backlog(
   db: Kysely<DB>,
   dialect: Dialect,
 ): Promise<{ waiting: number; oldestAt: string | null }> {
+  // A `<resource>.*` counts each of its types up to the cap; their sum is capped again, so that every
+  // subscription counts up to WAITING_CAP (two-argument least/min: PostgreSQL's and SQLite's spelling).
+  const capped = dialect === 'postgres' ? 'least' : 'min';
   const waiting = perCoverage(
     (type) =>
       sql`(select count(*) from (select 1 from events e where ${eventsAfter(dialect, type)} limit ${WAITING_CAP}) w)`,
-    (probes) => sql`(${sql.join(probes, sql` + `)})`,
+    (probes) => sql`${sql.raw(capped)}(${sql.join(probes, sql` + `)}, ${WAITING_CAP})`,
   );
   const first = (type: RawBuilder<unknown>) =>
     sql`(select e.created_at from events e where ${eventsAfter(dialect, type)} order by e.tx, e.seq limit 1)`;
