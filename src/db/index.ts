@@ -139,7 +139,7 @@ export function sqliteDatabase(
   connection: DatabaseSync,
   onStatement?: OpenOptions['onStatement'],
 ): Database {
-  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement, true) });
+  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement) });
   return {
     db,
     dialect: 'sqlite',

@@ -217,25 +217,25 @@ const STATEMENT_KINDS = new Set([
 
 /** A statement's kind, its first keyword, from a fixed set ('other' for the rest). */
 function statementKind(text: string): string {
-  let kind = kinds.get(text);
-  if (kind === undefined) {
-    const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
-    kind = STATEMENT_KINDS.has(word) ? word : 'other';
-    // The texts are few (hot statements are compiled once); the cap bounds the rest (`in` lists).
-    if (kinds.size < 5000) kinds.set(text, kind);
-  }
-  return kind;
+  const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() ?? '';
+  return STATEMENT_KINDS.has(word) ? word : 'other';
 }
-const kinds = new Map<string, string>();
 
-// One series per kind, looked up once (see requestDuration).
+// One series per kind, and each statement text's series found once: the texts are few (hot statements
+// are compiled once); the cap bounds the rest (`in` lists of every length).
 const statementSeries = new Map(
   [...STATEMENT_KINDS, 'other'].map((kind) => [kind, statementDuration.series({ kind })]),
 );
+const seriesByText = new Map<string, Series>();
 
 /** onStatement of the server's database (db/index.ts). */
 export function observeStatement(text: string, ms: number): void {
-  statementSeries.get(statementKind(text))?.observe(ms / 1000);
+  let series = seriesByText.get(text);
+  if (!series) {
+    series = statementSeries.get(statementKind(text))!;
+    if (seriesByText.size < 5000) seriesByText.set(text, series);
+  }
+  series.observe(ms / 1000);
 }
 
 export { register };
