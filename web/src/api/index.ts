@@ -38,7 +38,7 @@ export function myTeamsQuery(userId: string) {
     queryFn: async ({ signal }) => {
       const teams: Team[] = [];
       for await (const team of cairn.paginate('searchTeams', {
-        params: { query: { expand: ['members'] } },
+        params: { query: { expand: ['members', 'taskStatuses'] } },
         signal,
       })) {
         if (team.members?.some((member) => member.id === userId)) teams.push(team);

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
-import { myTeamsQuery, problemOf, type Team, teamQuery } from '../../api/index.ts';
+import { myTeamsQuery, problemOf, type Team } from '../../api/index.ts';
 import { createTask, createTaskFromTemplate, taskTemplatesQuery } from '../../api/tasks.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Modal } from '../palette/Modal.tsx';
@@ -54,7 +54,9 @@ function CreateTaskForm({ teamKey, onClose }: Omit<DialogProps, 'open'>) {
   const key = teamKey?.toUpperCase();
   const presetTeam = teams.data?.find((t) => t.publicId === key || t.id.toUpperCase() === key);
   const teamId = draft.teamId || presetTeam?.id || teams.data?.[0]?.id || '';
-  const team = useQuery({ ...teamQuery(teamId), enabled: teamId !== '' });
+  // The list holds each team's statuses and members: choosing another team shows its own at once, so a
+  // keyboard user tabbing on never meets a status field disabled while it loads (and skipped).
+  const team = teams.data?.find((t) => t.id === teamId);
   const template = templates.data?.find((t) => t.id === draft.templateId);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -114,7 +116,7 @@ function CreateTaskForm({ teamKey, onClose }: Omit<DialogProps, 'open'>) {
           id={id}
           teams={teams.data ?? []}
           teamId={teamId}
-          team={team.data}
+          team={team}
           draft={draft}
           onChange={set}
         />
