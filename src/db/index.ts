@@ -114,7 +114,9 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({ dialect: timedDialect(new PostgresDialect({ pool }), options.onStatement) });
+    const db = new Kysely<DB>({
+      dialect: timedDialect(new PostgresDialect({ pool }), options.onStatement, false),
+    });
     const parsed = new URL(url);
     return {
       db,
@@ -139,7 +141,7 @@ export function sqliteDatabase(
   connection: DatabaseSync,
   onStatement?: OpenOptions['onStatement'],
 ): Database {
-  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement) });
+  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement, true) });
   return {
     db,
     dialect: 'sqlite',

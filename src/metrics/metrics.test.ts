@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { freePort, scratchDatabase, startCluster, startServer, TOKEN } from '../../scripts/servers.ts';
 import { ERROR_TITLES } from '../http/errors.ts';
 import { onPostgres, setup } from '../test/helpers.ts';
+import { statementKind } from './metrics.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const METRICS_TOKEN = `metrics_${'x'.repeat(40)}`;
@@ -234,4 +235,23 @@ test('under the cluster script the primary serves every worker’s metrics, adde
     `one scrape counts every worker’s requests:\n${text.slice(0, 3000)}`,
   );
   promtool(text);
+});
+
+test("a statement's kind is its first keyword, in any case, and only a whole word", () => {
+  const kinds = {
+    'select "id" from "tasks"': 'select',
+    '  \n\tWITH "t" as (select 1) select 1': 'with',
+    'insert into "events" values ($1)': 'insert',
+    'update "tasks" set "name" = ?': 'update',
+    'DELETE from "tasks"': 'delete',
+    'begin immediate': 'begin',
+    commit: 'commit',
+    'rollback to savepoint "sp"': 'rollback',
+    'release savepoint "sp"': 'other',
+    'savepoint "sp"': 'other',
+    'selected from': 'other',
+    'create index': 'other',
+    '': 'other',
+  };
+  for (const [text, kind] of Object.entries(kinds)) assert.equal(statementKind(text), kind, text);
 });
