@@ -64,13 +64,19 @@ export async function startServer(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout!.on('data', (d) => {
+  const keep = (d: Buffer) => {
     out += d;
-  });
+  };
+  child.stdout!.on('data', keep);
   // Up to two minutes: a start may first migrate a seeded million (new indexes).
   for (let i = 0; i < 2400; i++) {
     const m = /Server listening at (http:\/\/[^"]+)/.exec(out);
-    if (m) return { child, url: m[1]! };
+    if (m) {
+      // From here on the request lines are read and dropped: kept, they grew a string in this process
+      // (the load generator's) by megabytes a case.
+      child.stdout!.off('data', keep).resume();
+      return { child, url: m[1]! };
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`server did not start: ${out}`);
