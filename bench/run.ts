@@ -13,7 +13,6 @@
 // scales with server processes: the read and write cases at BENCH_CONNECTIONS connections against
 // `npm run start:cluster -- --workers N` for each N.
 //
-// BENCH_METRICS=1 compares this checkout's server with metrics off and on, the same way.
 // BENCH_BASELINE=<path of another checkout> (with `node bench/run.ts`) measures that checkout's server
 // beside this one's in the same run: each on its own copy of the same seed, case by case in turns
 // (one connection on the baseline, then on this one; then the load on each), and prints the two side
@@ -272,18 +271,6 @@ if (process.env.BENCH_BASELINE) {
     { cwd: root, env: {} },
   ] as const;
   const title = `${baseline} (before) → ${root} (after)`;
-  if (wanted !== 'postgres') await compare('sqlite', ...sides, title);
-  if (wanted !== 'sqlite') await compare('postgres', ...sides, title);
-  process.exit(0);
-}
-// BENCH_METRICS=1 (`npm run bench:metrics`): the same server with metrics off → on (a metrics port),
-// the cost of counting every request and statement (docs/operations.md).
-if (process.env.BENCH_METRICS) {
-  const sides = [
-    { cwd: root, env: {} },
-    { cwd: root, env: { CAIRN_METRICS_PORT: '0' } },
-  ] as const;
-  const title = 'metrics off → on';
   if (wanted !== 'postgres') await compare('sqlite', ...sides, title);
   if (wanted !== 'sqlite') await compare('postgres', ...sides, title);
   process.exit(0);
