@@ -47,10 +47,15 @@ async function columnNames(page: Page, name: string): Promise<string[]> {
 const announced = (page: Page, text: string) =>
   page.locator('[id^="DndLiveRegion"]').filter({ hasText: text }).waitFor({ state: 'attached' });
 
-/** The card is picked up, and dnd-kit listens for the arrows (it starts to a moment later: a timer). */
+/**
+ * The card is picked up, and dnd-kit listens for the arrows. Its keyboard sensor, made in the Space
+ * key's handler, starts listening in a `setTimeout` of no delay; one queued in the page after that
+ * (once the card shows it is picked up) runs after it, timers of one delay running in order. A fixed
+ * wait instead was a guess a busy machine could outlast.
+ */
 async function pickedUp(page: Page): Promise<void> {
   await page.locator('.card[aria-pressed="true"]').waitFor();
-  await page.waitForTimeout(50);
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
 }
 
 /** Picks the card up with Space, moves it right through `columns` (one arrow each), drops it with Space. */
