@@ -25,7 +25,7 @@ export function registerMetrics(app: FastifyInstance, config: Config): void {
       // A path no route has is one series, not one per path tried.
       request.routeOptions.url ?? 'unmatched',
       METHODS.has(request.method) ? request.method : 'other',
-      Math.min(6, Math.floor(reply.statusCode / 100)),
+      reply.statusCode,
     ).observe(reply.elapsedTime / 1000);
     if (reply.getHeader('idempotent-replayed') === 'true') idempotentReplays.inc();
     done();

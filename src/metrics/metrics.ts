@@ -53,11 +53,12 @@ new Gauge({
 });
 
 /**
- * The duration histogram's series for one route, method and status class, made once and kept (the set
- * is bounded by the route table, the methods and six classes). Found through maps keyed by the route
+ * The duration histogram's series for one route, method and status's class, made once and kept (the set
+ * is bounded by the route table, the methods and seven classes). Found through maps keyed by the route
  * template and the method, strings that are the same each request, so a lookup hashes nothing new.
  */
-export function requestDuration(route: string, method: string, statusClass: number): Series {
+export function requestDuration(route: string, method: string, status: number): Series {
+  const statusClass = Math.min(STATUS_CLASSES.length - 1, Math.floor(status / 100));
   let byMethod = durationSeries.get(route);
   if (!byMethod) {
     byMethod = new Map();
@@ -70,8 +71,7 @@ export function requestDuration(route: string, method: string, statusClass: numb
   }
   let series = byClass[statusClass];
   if (!series) {
-    const status_class = STATUS_CLASSES[statusClass] ?? 'other';
-    series = httpDuration.series({ route, method, status_class });
+    series = httpDuration.series({ route, method, status_class: STATUS_CLASSES[statusClass]! });
     byClass[statusClass] = series;
   }
   return series;
