@@ -7,8 +7,8 @@
 // whatever the machine does in a round it does to all four. A server's position in the run moves its
 // figure by a few per cent, so the rounds alternate the two arrangements (on/off/on/off, off/on/off/on).
 // BENCH_DATABASE (sqlite or postgres, default sqlite), BENCH_ROUNDS (default 20), BENCH_SECONDS a round
-// (default 4), BENCH_CONNECTIONS per server (default 4), BENCH_CASES a pattern of case names (default
-// the get).
+// (lib.ts's, default 10), BENCH_CONNECTIONS per server (default 4), BENCH_CASES a pattern of case names
+// (default the get).
 import { log, measure, startServer } from './lib.ts';
 import { casesFor, preparePostgres, prepareSqlite, TASKS } from './seeded.ts';
 
