@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type Config, metricsOn } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -21,15 +21,16 @@ import { AppError } from './http/errors.ts';
 import { registerEtags } from './http/etag.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { BODY_LIMIT, registerJsonBodies } from './http/json-body.ts';
+import { RequestLifecycle } from './http/lifecycle.ts';
 import { openRateLimitStore, registerRateLimit } from './http/rate-limit.ts';
 import { registerRichText } from './http/rich-text.ts';
 import { Problem } from './http/schemas.ts';
 import { buildSerializer } from './http/serialization.ts';
 import { buildValidator } from './http/validation.ts';
 import { registerWebApp } from './http/web-app.ts';
-import { loggerOptions, logRequest } from './log.ts';
+import { loggerOptions } from './log.ts';
 import { createMailer } from './mail/mailer.ts';
-import { registerMetrics } from './metrics/http.ts';
+import { registerMetricsRoute } from './metrics/http.ts';
 import apiTokenRoutes from './modules/api-tokens/routes.ts';
 import recoveryRoutes from './modules/auth/recovery-routes.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -65,11 +66,8 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   app.addSchema(Project);
   registerErrorHandling(app);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  if (logger) app.addHook('onResponse', async (request, reply) => logRequest(request, reply));
-  if (metricsOn(config)) registerMetrics(app, config);
+  // The request id's header, the request's log line and its metrics: http/lifecycle.ts.
+  if (metricsOn(config)) registerMetricsRoute(app, config);
 
   registerJsonBodies(app);
   // Cookies are parsed for the session (modules/auth/sessions.ts); nothing else reads them.
@@ -95,8 +93,10 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
 function createFastify(config: Config, logger: boolean) {
   return Fastify({
-    logger: logger ? loggerOptions(config.logLevel) : false,
-    logController: new LogController({ disableRequestLogging: true }),
+    // Without logs, a silent logger rather than none: Fastify tells the log controller a request is
+    // complete only where it has a logger, and the metrics count there (http/lifecycle.ts).
+    logger: logger ? loggerOptions(config.logLevel) : { level: 'silent' },
+    logController: new RequestLifecycle({ log: logger, metrics: metricsOn(config) }),
     bodyLimit: BODY_LIMIT,
     // request.ip: the client behind the proxies CAIRN_TRUST_PROXY names (budgets, lockouts, sessions).
     trustProxy: config.trustProxy,

@@ -324,5 +324,10 @@ describe('request ids', () => {
     assert.equal(error.body.requestId, 'trace-456');
     const unsafe = await f.owner.get('/v1/me', { 'x-request-id': 'bad id\twith spaces' });
     assert.notEqual(unsafe.headers['x-request-id'], 'bad id\twith spaces');
+    // Answers no route gives: a path nothing serves, and a URL the router cannot decode.
+    const missing = await f.owner.get('/v1/nothing-here', { 'x-request-id': 'trace-404' });
+    assert.deepEqual([missing.status, missing.headers['x-request-id']], [404, 'trace-404']);
+    const malformed = await f.owner.get('/v1/tasks/%C0%80', { 'x-request-id': 'trace-400' });
+    assert.deepEqual([malformed.status, malformed.headers['x-request-id']], [400, 'trace-400']);
   });
 });

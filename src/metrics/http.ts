@@ -4,32 +4,33 @@
 // are nobody's business outside the operator's network.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { idempotentReplays, register, requestArrived, requestDuration, requestLeft } from './metrics.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Counts every request by route template; on the main port, /metrics when a token is configured. */
-export function registerMetrics(app: FastifyInstance, config: Config): void {
-  // Callback hooks, not async ones: no promise per request for work that never waits.
-  app.addHook('onRequest', (_request, reply, done) => {
-    requestArrived();
-    // 'close' comes once per response, answered or cut off, where onResponse misses an aborted one. A
-    // response is never reused, so `on` serves, without the wrapper `once` allocates.
-    reply.raw.on('close', requestLeft);
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    requestDuration(
-      // A path no route has is one series, not one per path tried.
-      request.routeOptions.url ?? 'unmatched',
-      METHODS.has(request.method) ? request.method : 'other',
-      reply.statusCode,
-    ).observe(reply.elapsedTime / 1000);
-    if (reply.getHeader('idempotent-replayed') === 'true') idempotentReplays.inc();
-    done();
-  });
+/** A request arrived (http/lifecycle.ts): in flight until its response closes. */
+export function requestStarted(reply: FastifyReply): void {
+  requestArrived();
+  // 'close' comes once per response, answered or cut off, where 'finish' misses an aborted one. A
+  // response is never reused, so `on` serves, without the wrapper `once` allocates.
+  reply.raw.on('close', requestLeft);
+}
+
+/** Its answer was sent (http/lifecycle.ts): one observation of the duration, by route template. */
+export function requestFinished(request: FastifyRequest, reply: FastifyReply): void {
+  requestDuration(
+    // A path no route has is one series, not one per path tried.
+    request.routeOptions.url ?? 'unmatched',
+    METHODS.has(request.method) ? request.method : 'other',
+    reply.statusCode,
+  ).observe(reply.elapsedTime / 1000);
+  if (reply.getHeader('idempotent-replayed') === 'true') idempotentReplays.inc();
+}
+
+/** On the main port, /metrics when a token is configured (the counting is http/lifecycle.ts's). */
+export function registerMetricsRoute(app: FastifyInstance, config: Config): void {
   const token = config.metricsToken;
   if (!token) return;
   const expected = Buffer.from(`Bearer ${token}`);
