@@ -17,11 +17,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../context.ts';
 import type { Database } from '../db/index.ts';
-import { authenticate } from '../modules/api-tokens/service.ts';
+import { authenticate, hashToken } from '../modules/api-tokens/service.ts';
 import { authenticateSession, SESSION_COOKIE, sessionCookie } from '../modules/auth/sessions.ts';
 import { expectedFrom } from '../preconditions.ts';
 import { AppError } from './errors.ts';
 import { entityTags } from './etag.ts';
+import { rememberWorkspace, startPrefetch } from './prefetch.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,10 +61,12 @@ async function check(
   if (header) {
     const token = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)?.[1];
     if (!token) return unauthenticated('The Authorization header must be Bearer <token>', 'invalid_request');
-    return (
-      (await authenticate(database.db, database.dialect, token)) ??
-      unauthenticated('The API token is not valid', 'invalid_token')
-    );
+    const hash = hashToken(token);
+    startPrefetch(database, request, hash);
+    const found = await authenticate(database.db, database.dialect, hash);
+    if (!found) return unauthenticated('The API token is not valid', 'invalid_token');
+    rememberWorkspace(hash, found.workspace.id);
+    return found;
   }
   const secret = request.cookies[SESSION_COOKIE];
   if (!secret) {

@@ -16,7 +16,7 @@ import * as repo from './repository.ts';
 
 // Tokens are long random strings, so a plain SHA-256 is the right hash: nothing to brute-force, and a
 // lookup stays one indexed equality.
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -100,8 +100,9 @@ export function listOwnTokens(ctx: Context, page: PageRequest): Promise<Page<Lis
 // token so that authentication stays a read.
 const TOUCH_INTERVAL_MS = 60_000;
 
-export async function authenticate(db: Kysely<DB>, dialect: Dialect, token: string): Promise<Auth | null> {
-  const found = await repo.findActiveTokenByHash(db, dialect, hashToken(token));
+/** The caller of a token, by its hash (hashToken), or null when no live token has it. */
+export async function authenticate(db: Kysely<DB>, dialect: Dialect, hash: string): Promise<Auth | null> {
+  const found = await repo.findActiveTokenByHash(db, dialect, hash);
   if (!found) return null;
   const at = now();
   const last = found.token_last_used_at ? Date.parse(found.token_last_used_at) : 0;

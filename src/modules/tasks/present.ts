@@ -1,6 +1,9 @@
 // Tasks to API objects. Labels and every asked-for expansion come with one statement for the whole
 // page (expansions.ts); a task read by id comes with them in the statement that finds it.
+import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
+import type { Dialect } from '../../db/index.ts';
+import type { DB } from '../../db/types.ts';
 import { notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import type { Presentation } from '../../http/query.ts';
@@ -49,17 +52,38 @@ export async function presentVisibleTask(
   ctx: Context,
   ref: string,
   { expand, includeMarkdown }: TaskPresentation,
+  started?: Promise<TaskExpandedRow | undefined>,
 ): Promise<Task> {
   const parsed = numberRef(ref);
   if (!parsed) throw notFound('Task');
   const [row, rule, seen] = await Promise.all([
-    findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
+    (started ? started : Promise.resolve(undefined)).then(
+      (found) => found ?? findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
+    ),
     taskVisibility(ctx),
     seenBy(ctx, expand),
   ]);
   if (!row || !rule.sees(taskFacts(row))) throw notFound('Task');
   return presentTask(row, row, seen, expand, includeMarkdown);
 }
+
+type TaskExpandedRow = TaskRow & ExpansionColumns;
+
+/**
+ * GET /v1/tasks/{id}'s read, started beside the token lookup (http/prefetch.ts): with every join, as the
+ * raw query string's `expand` is not read yet; presentTask uses only the asked-for ones.
+ */
+export function prefetchTask(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  workspaceId: string,
+  ref: string,
+): Promise<TaskExpandedRow | undefined> {
+  const parsed = numberRef(ref);
+  return parsed ? findTaskExpanded(db, dialect, workspaceId, parsed, EVERY_JOIN) : Promise.resolve(undefined);
+}
+
+const EVERY_JOIN: readonly Joined[] = ['status', 'group', 'project', 'assignee'];
 
 function joinedOf(expand: TaskPresentation['expand']): Joined[] {
   const joined: Joined[] = [];

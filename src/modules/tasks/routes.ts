@@ -3,12 +3,13 @@ import { inTransaction, readContext } from '../../context.ts';
 import type { App } from '../../http/app-type.ts';
 import { auth } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { prefetched } from '../../http/prefetch.ts';
 import { flag, parsePresentation, sinceInstant } from '../../http/query.ts';
 import { Empty, errors, IdParams } from '../../http/schemas.ts';
 import { registerSearchRoute } from '../../http/search-route.ts';
 import { runBatch } from './batch.ts';
 import { COUNTER_QUEUE } from './counts.ts';
-import { presentTasks, presentVisibleTask } from './present.ts';
+import { prefetchTask, presentTasks, presentVisibleTask } from './present.ts';
 import {
   TASK_EXPANSIONS,
   TaskBatchBody,
@@ -126,11 +127,18 @@ export default async function taskRoutes(app: App): Promise<void> {
         querystring: TaskReadQuery,
         response: { 200: TaskRef, ...errors('not_found') },
       },
+      // On PostgreSQL the task is read beside the token lookup once the token is known.
+      config: {
+        prefetch: (db, dialect, workspaceId, request) =>
+          prefetchTask(db, dialect, workspaceId, (request.params as { id: string }).id),
+      },
     },
     async (request) => {
       // The task with its expansions in one statement (present.ts).
       const presentation = parsePresentation(request.query, TASK_EXPANSIONS);
-      return presentVisibleTask(readContext(database, auth(request)), request.params.id, presentation);
+      const ctx = readContext(database, auth(request));
+      const started = prefetched<Awaited<ReturnType<typeof prefetchTask>>>(request, ctx.workspace.id);
+      return presentVisibleTask(ctx, request.params.id, presentation, started);
     },
   );
 
