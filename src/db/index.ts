@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { prepareStatements } from './pg-statements.ts';
 import { createSearch, type SearchProvider } from './search/index.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite-driver.ts';
-import { type OnStatement, timedDialect } from './timed.ts';
+import { type OnStatement, timedDialect, timePgClient } from './timed.ts';
 import type { DB } from './types.ts';
 
 // pg is loaded when a PostgreSQL URL is opened: a server on SQLite never needs it (~1 MB).
@@ -111,11 +111,12 @@ export function openDatabase(url: string | undefined, options: OpenOptions = {})
       // word): ~90 ms of compiling for a query that runs in less. Off, as for most OLTP servers.
       client.query("set time zone 'UTC'; set jit = off").catch(() => {});
       if (options.preparedStatements !== false) prepareStatements(client);
+      if (options.onStatement) timePgClient(client, options.onStatement);
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = new Kysely<DB>({
-      dialect: timedDialect(new PostgresDialect({ pool }), options.onStatement, false),
+      dialect: new PostgresDialect({ pool }),
     });
     const parsed = new URL(url);
     return {
@@ -141,7 +142,7 @@ export function sqliteDatabase(
   connection: DatabaseSync,
   onStatement?: OpenOptions['onStatement'],
 ): Database {
-  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement, true) });
+  const db = new Kysely<DB>({ dialect: timedDialect(new NodeSqliteDialect(connection), onStatement) });
   return {
     db,
     dialect: 'sqlite',
