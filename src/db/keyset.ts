@@ -115,4 +115,9 @@ export interface PageRequest {
   after(arity: number): KeyValue[] | undefined;
   /** The first `limit` of `fetchSize(limit)` fetched rows, with the cursor after the last one. */
   cut<R>(rows: R[], keyOf: (row: R) => KeyValue[]): Page<R>;
+  /**
+   * Told the page's rows as soon as they are known, where the total may take longer (a text search
+   * on PostgreSQL counts up to 1,001 matches meanwhile): the search route starts presenting them.
+   */
+  rowsKnown?: (rows: unknown[]) => void;
 }

@@ -17,7 +17,7 @@ import type { Database, Dialect } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
 
 /** A route's first read, in a workspace, from what onRequest knows (params and the raw query). */
-export type Prefetch = (
+type Prefetch = (
   db: Kysely<DB>,
   dialect: Dialect,
   workspaceId: string,

@@ -50,9 +50,21 @@ export function registerSearchRoute<Query extends TSchema, Search, Row, Expansio
       const ctx = readContext(database, auth(request));
       const search = route.filter(query);
       const paging = openPaging(cursors, ctx, `${route.collection}.search`, search, query);
+      // Presented as soon as the page's rows are known, where the total may still be counting.
+      let presenting: { rows: unknown[]; data: Promise<unknown[]> } | undefined;
+      paging.rowsKnown = (rows) => {
+        const data = route.present(ctx, rows as Row[], presentation);
+        data.catch(() => {}); // awaited below; a failure is answered from there
+        presenting = { rows, data };
+      };
       const { data: hits, ...page } = await route.search(ctx, search, paging);
       const rows = hits.map((hit) => hit.row);
-      return { ...page, data: await route.present(ctx, rows, presentation) };
+      const early = presenting && sameRows(presenting.rows, rows) ? presenting.data : undefined;
+      return { ...page, data: await (early ?? route.present(ctx, rows, presentation)) };
     },
   );
+}
+
+function sameRows(a: unknown[], b: unknown[]): boolean {
+  return a.length === b.length && a.every((row, i) => row === b[i]);
 }

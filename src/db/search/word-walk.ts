@@ -85,21 +85,36 @@ export async function wordPage<R>(
     const driver = await (tiers.length === 1 || t === 'all' ? every() : some());
     return { where: [...s.where, condition], driver };
   };
-  const [rows, total] = await Promise.all([
+  // The page's rows are read, and the page cut, as soon as the page is known, while the total may
+  // still be counting (on PostgreSQL a common word's count of up to 1,001 takes longer than the page,
+  // its rows and their presentation, which the search route starts on rowsKnown).
+  const [cut, total] = await Promise.all([
     pageTiers(tiers, tieredStart(order, page), page.limit, async (t, after, n) => {
       const q = await tier(t);
       return q ? seqPage(ctx, source, q.where, q.driver, after?.[0], n) : [];
+    }).then(async (rows) => {
+      const cut = page.cut(await withRows(ctx, source, rows), tieredKey(order));
+      page.rowsKnown?.(cut.data.map((hit) => hit.row));
+      return cut;
     }),
     tier('matching').then((q) => (q ? countUpTo(ctx, source, q.where, q.driver, TEXT_TOTAL_CAP) : 0)),
   ]);
+  return { ...cut, ...totalOf(total, TEXT_TOTAL_CAP) };
+}
+
+/** The page's seqs as their rows, in the page's order, each with its tier. */
+async function withRows<R>(
+  ctx: TaggedListContext,
+  source: TaggedSource<R>,
+  rows: { row: number; tier: number }[],
+): Promise<Tiered<R>[]> {
   const seqs = rows.map((r) => r.row);
   const found = seqs.length > 0 ? await source.bySeq(ctx.db, ctx.workspace.id, seqs) : [];
-  const bySeq = new Map(found.map((r) => [Number(order.keyOf(r)[0]), r]));
-  const tiered = rows.flatMap(({ row: seq, tier }) => {
+  const bySeq = new Map(found.map((r) => [Number(source.listing.order.keyOf(r)[0]), r]));
+  return rows.flatMap(({ row: seq, tier }) => {
     const row = bySeq.get(seq);
     return row ? [{ row, tier }] : [];
   });
-  return { ...page.cut(tiered, tieredKey(order)), ...totalOf(total, TEXT_TOTAL_CAP) };
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

@@ -1,0 +1,71 @@
+// `node bench/statements.ts`: where a request's time goes on PostgreSQL, statement by statement. On a
+// fresh copy of the seeded PostgreSQL bench database, the app (in process, no HTTP) answers each of
+// BENCH_URLS (space-separated paths, GETs; default a one-word search) 200 times to warm up, then 50
+// times with every statement recorded; it prints the median request's statements, each with when it
+// was sent (ms after the first) and how long it took to answer: which ones wait for which, and
+// which run side by side on the pool's connections.
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/index.ts';
+import { preparePostgres } from './seeded.ts';
+
+interface Sent {
+  text: string;
+  at: number;
+  ms: number;
+}
+
+let recording: Sent[] | null = null;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const at = performance.now();
+  const result = query.apply(this, args);
+  if (recording && result instanceof Promise) {
+    const first = args[0] as string | { text: string };
+    const text = typeof first === 'string' ? first : first.text;
+    const sent: Sent = { text: text.replace(/\s+/g, ' ').slice(0, 100), at, ms: Number.NaN };
+    recording.push(sent);
+    const done = () => {
+      sent.ms = performance.now() - at;
+    };
+    result.then(done, done);
+  }
+  return result;
+} as typeof pg.Client.prototype.query;
+
+const copy = await preparePostgres('statements');
+const database = openDatabase(copy.databaseUrl, {});
+const config = loadConfig({
+  CAIRN_PUBLIC_URL: 'http://bench.test',
+  CAIRN_RATE_LIMIT: '1000000',
+  CAIRN_RATE_LIMIT_SEARCH: '1000000',
+});
+const app = await buildApp({ config, database, logger: false });
+const get = (url: string) =>
+  app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${copy.token}` } });
+try {
+  for (const url of (process.env.BENCH_URLS ?? '/v1/tasks/search?name=build').split(' ')) {
+    for (let i = 0; i < 200; i++) await get(url);
+    const runs: { ms: number; sent: Sent[] }[] = [];
+    for (let i = 0; i < 50; i++) {
+      recording = [];
+      const started = performance.now();
+      const res = await get(url);
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+      runs.push({ ms: performance.now() - started, sent: recording });
+      recording = null;
+    }
+    runs.sort((a, b) => a.ms - b.ms);
+    const median = runs[runs.length >> 1]!;
+    console.log(`\n${url}: median ${median.ms.toFixed(2)} ms, ${median.sent.length} statements`);
+    const start = median.sent[0]?.at ?? 0;
+    for (const s of median.sent) {
+      console.log(`  +${(s.at - start).toFixed(2)} ms, ${s.ms.toFixed(2)} ms  ${s.text}`);
+    }
+  }
+} finally {
+  await app.close();
+  await copy.cleanup();
+}
+process.exit(0);
