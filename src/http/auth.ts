@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate, hashToken } from '../modules/api-tokens/service.ts';
-import { authenticateSession, SESSION_COOKIE, sessionCookie } from '../modules/auth/sessions.ts';
+import { authenticateSession, hashSecret, SESSION_COOKIE, sessionCookie } from '../modules/auth/sessions.ts';
 import { expectedFrom } from '../preconditions.ts';
 import { AppError } from './errors.ts';
 import { entityTags } from './etag.ts';
@@ -77,10 +77,12 @@ async function check(
   // Before the lookup: a page elsewhere neither learns whether the cookie is good nor renews it.
   const refused = foreignOrigin(request, ownOrigin);
   if (refused) return refused;
-  return (
-    (await authenticateSession(database.db, database.dialect, secret)) ??
-    unauthenticated('The session has ended (signed out, expired or revoked); sign in again')
-  );
+  const hash = hashSecret(secret);
+  startPrefetch(database, request, hash);
+  const found = await authenticateSession(database.db, database.dialect, hash);
+  if (!found) return unauthenticated('The session has ended (signed out, expired or revoked); sign in again');
+  rememberWorkspace(hash, found.workspace.id);
+  return found;
 }
 
 /**

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { onPostgres, problem, setup } from '../test/helpers.ts';
+import { onPostgres, problem, setUserPassword, setup, signInClient } from '../test/helpers.ts';
 
 // Each pg query's start and end while `watching` is on, in order (installed before the fixture's
 // connections exist, as tasks/present.test.ts does).
@@ -16,6 +16,7 @@ if (onPostgres) {
     const result = (query as (...a: unknown[]) => unknown).apply(this, args);
     const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
     if (watching && !text.startsWith('set time zone') && result instanceof Promise) {
+      // An API token's lookup and a session's both find their row by `token_hash`.
       const kind = text.includes('token_hash') ? 'token' : text.startsWith('update') ? 'touch' : 'task';
       timeline.push(`${kind} sent`);
       result.then(
@@ -71,6 +72,31 @@ describe('a get read beside the token lookup', () => {
     const overlapped = await first();
     assert.deepEqual(overlapped.slice(0, 2).sort(), ['task sent', 'token sent']);
     assert.equal(overlapped.length, 4, overlapped.join(', '));
+  });
+
+  test("on PostgreSQL, a session's get reads the task beside the session's lookup too", {
+    skip: !onPostgres && 'SQLite runs statements one at a time on the main thread: nothing to overlap',
+  }, async () => {
+    const { id, email } = await f.newUser('member');
+    await setUserPassword(f.database, f.ws.workspace.id, id, 'a long enough password');
+    const { api } = await signInClient(f.app, email, 'a long enough password');
+    const timelineOf = async () => {
+      timeline = [];
+      watching = true;
+      try {
+        assert.equal((await api.get(`/v1/tasks/${task.id}`)).status, 200);
+      } finally {
+        watching = false;
+      }
+      return timeline;
+    };
+    assert.deepEqual(await timelineOf(), ['token sent', 'token answered', 'task sent', 'task answered']);
+    const overlapped = await timelineOf();
+    assert.deepEqual(overlapped.slice(0, 2).sort(), ['task sent', 'token sent']);
+    assert.equal(overlapped.length, 4, overlapped.join(', '));
+    // Signed out: 401, though the session's workspace was remembered.
+    assert.equal((await api.post('/v1/auth/sign-out', {})).status, 204);
+    problem(await api.get(`/v1/tasks/${task.id}`), 401, 'unauthenticated');
   });
 
   test('a token revoked since is 401, though its workspace was remembered', async () => {

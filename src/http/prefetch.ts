@@ -2,15 +2,15 @@
 // lookup instead of after it (docs/architecture.md "The path of a request"). A get is then one round
 // trip's wait where it was two: the lookup and the read run at once on two connections.
 //
-// A token's workspace never changes, so once a token has authenticated, its workspace is remembered
-// (by the token's hash, never the token) and the next request with it may start the route's read in that
-// workspace before the lookup answers. Nothing changes about what is answered: the lookup still decides
+// A credential's workspace never changes (an API token's, a session's), so once one has
+// authenticated, its workspace is remembered (by the credential's hash, never the secret) and the next
+// request with it may start the route's read in that workspace before the lookup answers. Nothing changes about what is answered: the lookup still decides
 // whether the caller is authenticated, the route still decides what the caller may see, and a read
-// started for a workspace the lookup did not confirm is dropped unread. A token that stopped working
-// only costs the read it started.
+// started for a workspace the lookup did not confirm is dropped unread. A credential that stopped
+// working only costs the read it started.
 //
 // Not on SQLite: node:sqlite runs statements synchronously on the main thread, so there is nothing to
-// overlap. Only bearer tokens: sessions are the web app's, a few per person.
+// overlap.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../db/index.ts';
@@ -38,26 +38,26 @@ interface Started {
 
 const started = new WeakMap<FastifyRequest, Started>();
 
-/** Token hash → workspace id, the most recently used few: enough for every busy caller. */
+/** Credential hash → workspace id, the most recently remembered: enough for every busy caller. */
 const workspaces = new Map<string, string>();
 const REMEMBERED = 10_000;
 
-/** Starts the route's read when the token has been seen before; called before the lookup. */
-export function startPrefetch(database: Database, request: FastifyRequest, tokenHash: string): void {
+/** Starts the route's read when the credential has been seen before; called before its lookup. */
+export function startPrefetch(database: Database, request: FastifyRequest, credentialHash: string): void {
   const prefetch = request.routeOptions.config.prefetch;
   if (!prefetch || database.dialect !== 'postgres') return;
-  const workspaceId = workspaces.get(tokenHash);
+  const workspaceId = workspaces.get(credentialHash);
   if (workspaceId === undefined) return;
   // A failure is the route's to meet when it reads again: it is never answered from here.
   const result = prefetch(database.db, database.dialect, workspaceId, request).catch(() => undefined);
   started.set(request, { workspaceId, result });
 }
 
-/** After a successful lookup: the token's workspace, for its next requests. */
-export function rememberWorkspace(tokenHash: string, workspaceId: string): void {
-  if (workspaces.get(tokenHash) === workspaceId) return;
+/** After a successful lookup: the credential's workspace, for its next requests. */
+export function rememberWorkspace(credentialHash: string, workspaceId: string): void {
+  if (workspaces.get(credentialHash) === workspaceId) return;
   if (workspaces.size >= REMEMBERED) workspaces.delete(workspaces.keys().next().value as string);
-  workspaces.set(tokenHash, workspaceId);
+  workspaces.set(credentialHash, workspaceId);
 }
 
 /**

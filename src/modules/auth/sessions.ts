@@ -101,21 +101,22 @@ export function endsAt(lastUsedAt: string, expiresAt: string): number {
 }
 
 /**
- * The request's Auth for the cookie's secret, or null when no live session has it: unknown, ended
+ * The request's Auth for the cookie's secret, by its hash (hashSecret), or null when no live session
+ * has it: unknown, ended
  * (signed out, revoked, the password changed), past its expiry, or idle for 14 days; one that ended
  * by time is deleted on the way. A use a day or more after the last one renews it (sliding).
  */
 export async function authenticateSession(
   db: Kysely<DB>,
   dialect: Dialect,
-  secret: string,
+  hash: string,
 ): Promise<Auth | null> {
-  const found = await repo.findSessionByHash(db, dialect, hashSecret(secret));
+  const found = await repo.findSessionByHash(db, dialect, hash);
   if (!found) return null;
   const at = now();
   const ms = Date.parse(at);
   if (endsAt(found.last_used_at, found.expires_at) <= ms) {
-    await repo.deleteSessionByHash(db, hashSecret(secret));
+    await repo.deleteSessionByHash(db, hash);
     return null;
   }
   let renewedUntil: string | undefined;
