@@ -66,6 +66,7 @@ try {
   }
 } finally {
   await app.close();
+  await database.close();
   await copy.cleanup();
 }
 process.exit(0);

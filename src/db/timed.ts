@@ -47,8 +47,8 @@ export function timePgClient(client: pg.PoolClient, onStatement: OnStatement): v
     const started = performance.now();
     const result = query(...args);
     if (result instanceof Promise) {
-      const first = args[0] as string | { text: string };
-      const text = typeof first === 'string' ? first : first.text;
+      const first = args[0] as string | { text?: unknown };
+      const text = typeof first === 'string' ? first : typeof first.text === 'string' ? first.text : '';
       const done = () => onStatement(text, performance.now() - started);
       // Failed statements count too, with the time they took; the caller still gets the failure.
       result.then(done, done);

@@ -22,7 +22,7 @@ import { authenticateSession, hashSecret, SESSION_COOKIE, sessionCookie } from '
 import { expectedFrom } from '../preconditions.ts';
 import { AppError } from './errors.ts';
 import { entityTags } from './etag.ts';
-import { rememberWorkspace, startPrefetch } from './prefetch.ts';
+import { forgetWorkspace, rememberWorkspace, startPrefetch } from './prefetch.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,7 +64,10 @@ async function check(
     const hash = hashToken(token);
     startPrefetch(database, request, hash);
     const found = await authenticate(database.db, database.dialect, hash);
-    if (!found) return unauthenticated('The API token is not valid', 'invalid_token');
+    if (!found) {
+      forgetWorkspace(hash);
+      return unauthenticated('The API token is not valid', 'invalid_token');
+    }
     rememberWorkspace(hash, found.workspace.id);
     return found;
   }
@@ -80,7 +83,10 @@ async function check(
   const hash = hashSecret(secret);
   startPrefetch(database, request, hash);
   const found = await authenticateSession(database.db, database.dialect, hash);
-  if (!found) return unauthenticated('The session has ended (signed out, expired or revoked); sign in again');
+  if (!found) {
+    forgetWorkspace(hash);
+    return unauthenticated('The session has ended (signed out, expired or revoked); sign in again');
+  }
   rememberWorkspace(hash, found.workspace.id);
   return found;
 }

@@ -21,8 +21,14 @@ export class RequestLifecycle extends LogController {
 
   /** Every request, routed or not, before its onRequest hooks: also those a framework error answers. */
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    reply.header('x-request-id', request.id);
-    if (this.#metrics) requestStarted(reply);
+    // Fastify calls this bare in the server's request listener, where a throw would end the process;
+    // nothing here should throw, and if it ever did, the request goes on without it.
+    try {
+      reply.header('x-request-id', request.id);
+      if (this.#metrics) requestStarted(reply);
+    } catch (error) {
+      request.log.error({ err: error }, 'request start bookkeeping failed');
+    }
   }
 
   /**
@@ -30,7 +36,12 @@ export class RequestLifecycle extends LogController {
    * has a logger, so an app built without logs gets a silent one (app.ts).
    */
   override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.#log) logRequest(request, reply);
-    if (this.#metrics) requestFinished(request, reply);
+    // Called from the response's 'finish' listener: the same care as above.
+    try {
+      if (this.#log) logRequest(request, reply);
+      if (this.#metrics) requestFinished(request, reply);
+    } catch (error) {
+      request.log.error({ err: error }, 'request end bookkeeping failed');
+    }
   }
 }

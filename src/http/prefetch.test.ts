@@ -110,6 +110,15 @@ describe('a get read beside the token lookup', () => {
     assert.equal(after.statusCode, 401);
     assert.equal(after.json().code, 'unauthenticated');
     assert.equal(after.body.includes('Write the plan'), false);
+    // A failed lookup forgets the workspace: the token's next request starts no read.
+    timeline = [];
+    watching = true;
+    try {
+      assert.equal((await f.app.inject({ method: 'GET', url, headers })).statusCode, 401);
+    } finally {
+      watching = false;
+    }
+    if (onPostgres) assert.deepEqual(timeline, ['token sent', 'token answered']);
   });
 
   test("another workspace's task is 404 for a remembered token", async () => {

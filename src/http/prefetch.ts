@@ -7,7 +7,7 @@
 // request with it may start the route's read in that workspace before the lookup answers. Nothing changes about what is answered: the lookup still decides
 // whether the caller is authenticated, the route still decides what the caller may see, and a read
 // started for a workspace the lookup did not confirm is dropped unread. A credential that stopped
-// working only costs the read it started.
+// working costs the one read it started, and is then forgotten.
 //
 // Not on SQLite: node:sqlite runs statements synchronously on the main thread, so there is nothing to
 // overlap.
@@ -38,7 +38,7 @@ interface Started {
 
 const started = new WeakMap<FastifyRequest, Started>();
 
-/** Credential hash → workspace id, the most recently remembered: enough for every busy caller. */
+/** Credential hash → workspace id, the most recently used: enough for every busy caller. */
 const workspaces = new Map<string, string>();
 const REMEMBERED = 10_000;
 
@@ -53,11 +53,16 @@ export function startPrefetch(database: Database, request: FastifyRequest, crede
   started.set(request, { workspaceId, result });
 }
 
-/** After a successful lookup: the credential's workspace, for its next requests. */
+/** After a successful lookup: the credential's workspace, for its next requests (most recent last). */
 export function rememberWorkspace(credentialHash: string, workspaceId: string): void {
-  if (workspaces.get(credentialHash) === workspaceId) return;
+  workspaces.delete(credentialHash);
   if (workspaces.size >= REMEMBERED) workspaces.delete(workspaces.keys().next().value as string);
   workspaces.set(credentialHash, workspaceId);
+}
+
+/** After a failed lookup: a credential that stopped working starts no more reads. */
+export function forgetWorkspace(credentialHash: string): void {
+  workspaces.delete(credentialHash);
 }
 
 /**
