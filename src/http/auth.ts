@@ -68,7 +68,7 @@ async function check(
       forgetWorkspace(hash);
       return unauthenticated('The API token is not valid', 'invalid_token');
     }
-    rememberWorkspace(hash, found.workspace.id);
+    rememberWorkspace(database, hash, found.workspace.id);
     return found;
   }
   const secret = request.cookies[SESSION_COOKIE];
@@ -87,7 +87,7 @@ async function check(
     forgetWorkspace(hash);
     return unauthenticated('The session has ended (signed out, expired or revoked); sign in again');
   }
-  rememberWorkspace(hash, found.workspace.id);
+  rememberWorkspace(database, hash, found.workspace.id);
   return found;
 }
 

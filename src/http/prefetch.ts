@@ -54,7 +54,8 @@ export function startPrefetch(database: Database, request: FastifyRequest, crede
 }
 
 /** After a successful lookup: the credential's workspace, for its next requests (most recent last). */
-export function rememberWorkspace(credentialHash: string, workspaceId: string): void {
+export function rememberWorkspace(database: Database, credentialHash: string, workspaceId: string): void {
+  if (database.dialect !== 'postgres') return;
   workspaces.delete(credentialHash);
   if (workspaces.size >= REMEMBERED) workspaces.delete(workspaces.keys().next().value as string);
   workspaces.set(credentialHash, workspaceId);
