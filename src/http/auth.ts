@@ -22,7 +22,7 @@ import { authenticateSession, hashSecret, SESSION_COOKIE, sessionCookie } from '
 import { expectedFrom } from '../preconditions.ts';
 import { AppError } from './errors.ts';
 import { entityTags } from './etag.ts';
-import { forgetWorkspace, rememberWorkspace, startPrefetch } from './prefetch.ts';
+import { lookUpBeside } from './prefetch.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,14 +62,11 @@ async function check(
     const token = /^Bearer +([\x21-\x7e]{1,512}) *$/i.exec(header)?.[1];
     if (!token) return unauthenticated('The Authorization header must be Bearer <token>', 'invalid_request');
     const hash = hashToken(token);
-    startPrefetch(database, request, hash);
-    const found = await authenticate(database.db, database.dialect, hash);
-    if (!found) {
-      forgetWorkspace(hash);
-      return unauthenticated('The API token is not valid', 'invalid_token');
-    }
-    rememberWorkspace(database, hash, found.workspace.id);
-    return found;
+    return (
+      (await lookUpBeside(database, request, hash, () =>
+        authenticate(database.db, database.dialect, hash),
+      )) ?? unauthenticated('The API token is not valid', 'invalid_token')
+    );
   }
   const secret = request.cookies[SESSION_COOKIE];
   if (!secret) {
@@ -81,14 +78,11 @@ async function check(
   const refused = foreignOrigin(request, ownOrigin);
   if (refused) return refused;
   const hash = hashSecret(secret);
-  startPrefetch(database, request, hash);
-  const found = await authenticateSession(database.db, database.dialect, hash);
-  if (!found) {
-    forgetWorkspace(hash);
-    return unauthenticated('The session has ended (signed out, expired or revoked); sign in again');
-  }
-  rememberWorkspace(database, hash, found.workspace.id);
-  return found;
+  return (
+    (await lookUpBeside(database, request, hash, () =>
+      authenticateSession(database.db, database.dialect, hash),
+    )) ?? unauthenticated('The session has ended (signed out, expired or revoked); sign in again')
+  );
 }
 
 /**

@@ -42,28 +42,35 @@ const started = new WeakMap<FastifyRequest, Started>();
 const workspaces = new Map<string, string>();
 const REMEMBERED = 10_000;
 
-/** Starts the route's read when the credential has been seen before; called before its lookup. */
-export function startPrefetch(database: Database, request: FastifyRequest, credentialHash: string): void {
+/**
+ * A credential's lookup (its hash, the lookup of it), with the route's read started beside it when the
+ * credential has been seen before; a found credential's workspace is remembered for its next requests
+ * (most recent last), a credential that stopped working is forgotten and starts no more reads.
+ */
+export async function lookUpBeside<A extends { workspace: { id: string } }>(
+  database: Database,
+  request: FastifyRequest,
+  credentialHash: string,
+  lookUp: () => Promise<A | null>,
+): Promise<A | null> {
+  if (database.dialect !== 'postgres') return lookUp();
+  startPrefetch(database, request, credentialHash);
+  const found = await lookUp();
+  workspaces.delete(credentialHash);
+  if (!found) return null;
+  if (workspaces.size >= REMEMBERED) workspaces.delete(workspaces.keys().next().value as string);
+  workspaces.set(credentialHash, found.workspace.id);
+  return found;
+}
+
+function startPrefetch(database: Database, request: FastifyRequest, credentialHash: string): void {
   const prefetch = request.routeOptions.config.prefetch;
-  if (!prefetch || database.dialect !== 'postgres') return;
+  if (!prefetch) return;
   const workspaceId = workspaces.get(credentialHash);
   if (workspaceId === undefined) return;
   // A failure is the route's to meet when it reads again: it is never answered from here.
   const result = prefetch(database.db, database.dialect, workspaceId, request).catch(() => undefined);
   started.set(request, { workspaceId, result });
-}
-
-/** After a successful lookup: the credential's workspace, for its next requests (most recent last). */
-export function rememberWorkspace(database: Database, credentialHash: string, workspaceId: string): void {
-  if (database.dialect !== 'postgres') return;
-  workspaces.delete(credentialHash);
-  if (workspaces.size >= REMEMBERED) workspaces.delete(workspaces.keys().next().value as string);
-  workspaces.set(credentialHash, workspaceId);
-}
-
-/** After a failed lookup: a credential that stopped working starts no more reads. */
-export function forgetWorkspace(credentialHash: string): void {
-  workspaces.delete(credentialHash);
 }
 
 /**

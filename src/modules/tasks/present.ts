@@ -57,7 +57,7 @@ export async function presentVisibleTask(
   const parsed = numberRef(ref);
   if (!parsed) throw notFound('Task');
   const [row, rule, seen] = await Promise.all([
-    (started ? started : Promise.resolve(undefined)).then(
+    Promise.resolve(started).then(
       (found) => found ?? findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
     ),
     taskVisibility(ctx),
