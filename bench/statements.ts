@@ -1,7 +1,8 @@
 // `node bench/statements.ts`: where a request's time goes on PostgreSQL, statement by statement. On a
 // fresh copy of the seeded PostgreSQL bench database, the app (in process, no HTTP) answers each of
-// BENCH_URLS (space-separated paths, GETs; default a one-word search) 200 times to warm up, then 50
-// times with every statement recorded; it prints the median request's statements, each with when it
+// BENCH_URLS (space-separated paths, GETs; default a one-word search; `POST:<path>` posts BENCH_BODY,
+// by default a task in the seed's first team) 200 times to warm up, then 50 times with every
+// statement recorded; it prints the median request's statements, each with when it
 // was sent (ms after the first) and how long it took to answer: which ones wait for which, and
 // which run side by side on the pool's connections.
 import pg from 'pg';
@@ -42,8 +43,16 @@ const config = loadConfig({
   CAIRN_RATE_LIMIT_SEARCH: '1000000',
 });
 const app = await buildApp({ config, database, logger: false });
-const get = (url: string) =>
-  app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${copy.token}` } });
+const headers = { authorization: `Bearer ${copy.token}` };
+const teams = await app.inject({ method: 'GET', url: '/v1/teams/search?limit=1&expand=none', headers });
+const teamId: string = teams.json().data[0].id;
+let made = 0;
+const get = (url: string) => {
+  if (!url.startsWith('POST:')) return app.inject({ method: 'GET', url, headers });
+  const body = process.env.BENCH_BODY ?? JSON.stringify({ teamId, description: 'made by the bench' });
+  const payload = { name: `Statements ${made++}`, ...JSON.parse(body) };
+  return app.inject({ method: 'POST', url: url.slice('POST:'.length), headers, payload });
+};
 try {
   for (const url of (process.env.BENCH_URLS ?? '/v1/tasks/search?name=build').split(' ')) {
     for (let i = 0; i < 200; i++) await get(url);
@@ -52,7 +61,7 @@ try {
       recording = [];
       const started = performance.now();
       const res = await get(url);
-      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+      if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
       runs.push({ ms: performance.now() - started, sent: recording });
       recording = null;
     }

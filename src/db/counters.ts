@@ -2,7 +2,7 @@
 // CONFLICT DO UPDATE, RETURNING the value) makes or moves a counter atomically on both databases (a row
 // lock on PostgreSQL; SQLite transactions are serialized), so concurrent creates never share a number. An increment that rolls back with its transaction gives the number back, so no
 // two committed rows ever hold the same one.
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import type { DB } from './types.ts';
 
 /** Adds `delta` to a counter (made at 0 on first use) and returns its new value. */
@@ -61,17 +61,30 @@ export async function addToCounters(
   workspaceId: string,
   deltas: Map<string, number>,
 ): Promise<Map<string, number>> {
+  const upsert = countersUpsert(db, workspaceId, deltas);
+  if (!upsert) return new Map();
+  const values = await upsert.execute();
+  return new Map(values.map((v) => [v.name, Number(v.value)]));
+}
+
+/**
+ * addToCounters' statement, not yet run, returning each moved counter's name and new value: for a
+ * statement that writes more than the counters (a data-modifying CTE on PostgreSQL,
+ * tasks/repository.ts insertTasksWith). Undefined when no delta moves a counter.
+ */
+export function countersUpsert(db: QueryCreator<DB>, workspaceId: string, deltas: Map<string, number>) {
   const rows = [...deltas]
     .filter(([, delta]) => delta !== 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => ({ workspace_id: workspaceId, name, value }));
-  if (rows.length === 0) return new Map();
-  const values = await upsert(db, rows).returning(['name', 'value']).execute();
-  return new Map(values.map((v) => [v.name, Number(v.value)]));
+  if (rows.length === 0) return undefined;
+  return upsert(db, rows).returning(['name', 'value']);
 }
 
+export type CountersUpsert = NonNullable<ReturnType<typeof countersUpsert>>;
+
 /** Inserts the counters, or adds to those that exist: one statement, atomic on both databases. */
-function upsert(db: Kysely<DB>, rows: { workspace_id: string; name: string; value: number }[]) {
+function upsert(db: QueryCreator<DB>, rows: { workspace_id: string; name: string; value: number }[]) {
   return db
     .insertInto('counters')
     .values(rows)

@@ -191,14 +191,14 @@ export function plainIndex<R extends { seq: number; workspace_id: string; id: st
  * changes its texts, must set; and `write`/`writeNew` after it, for what lives outside the row.
  */
 export interface TaggedSearchIndex<R> extends SearchIndex<R, TaggedIndexContext> {
-  /** The row needs no seq yet: its INSERT makes one. */
-  columns(ctx: IndexContext, row: Omit<R, 'seq'>): SearchColumns;
+  /** Only the row's texts count: it needs no seq or publicId yet (its INSERT makes them). */
+  columns(ctx: IndexContext, row: Omit<R, 'seq' | 'public_id'>): SearchColumns;
 }
 
 /** A tagged target's index: each row's texts and its filter tags. */
 export function taggedIndex<R extends { seq: number; workspace_id: string; id: string }>(
   target: TaggedTarget,
-  texts: (row: Omit<R, 'seq'>) => Record<string, string | null>,
+  texts: (row: Omit<R, 'seq' | 'public_id'>) => Record<string, string | null>,
   tags: (row: R) => string[],
 ): TaggedSearchIndex<R> {
   const entry = (ctx: TaggedIndexContext, row: R, previousSeq?: number): Entry<TaggedRow> => ({

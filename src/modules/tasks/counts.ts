@@ -35,6 +35,14 @@ export async function moveCounts(
   changes: { before: Placed | null; after: Placed }[],
   also: [name: string, delta: number][] = [],
 ): Promise<Map<string, number>> {
+  return addToCounters(ctx.db, ctx.workspace.id, countMoves(changes, also));
+}
+
+/** What moveCounts adds to each counter, by name. */
+export function countMoves(
+  changes: { before: Placed | null; after: Placed }[],
+  also: [name: string, delta: number][] = [],
+): Map<string, number> {
   const deltas = new Map<string, number>(also);
   const bump = (name: string, d: number) => deltas.set(name, (deltas.get(name) ?? 0) + d);
   const add = (row: Placed | null, d: number) => {
@@ -49,5 +57,5 @@ export async function moveCounts(
     add(before, -1);
     add(after, 1);
   }
-  return addToCounters(ctx.db, ctx.workspace.id, deltas);
+  return deltas;
 }

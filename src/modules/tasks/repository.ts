@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { CountersUpsert } from '../../db/counters.ts';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
 import { type Condition, tableListing } from '../../db/listing.ts';
@@ -15,6 +16,7 @@ import {
 } from '../../db/search/index.ts';
 import { nextSeq } from '../../db/sequences.ts';
 import type { DB, TasksTable } from '../../db/types.ts';
+import type { EventsInsert } from '../../events/outbox.ts';
 import { plainText } from '../../text/description.ts';
 
 /**
@@ -180,6 +182,37 @@ export async function insertTasks(db: Kysely<DB>, rows: Indexed<Omit<TaskRow, 's
   const made = await db.insertInto('tasks').values(rows.map(withIndex)).returning(['id', 'seq']).execute();
   const seqs = new Map(made.map((r) => [r.id, Number(r.seq)]));
   return rows.map(({ index: _, ...row }) => ({ ...row, seq: seqs.get(row.id)! }));
+}
+
+/**
+ * PostgreSQL: inserts rows as insertTasks does, with their events and the counters' move in the same
+ * statement (data-modifying CTEs: one round trip where there were three), each row's publicId counted
+ * back from the new value of the counter `publicIds` names, in order. The counters' rows stay locked
+ * to the commit, as with addToCounters.
+ */
+export async function insertTasksWith(
+  db: Kysely<DB>,
+  rows: Indexed<Omit<TaskRow, 'seq' | 'public_id'>>[],
+  writes: { events: EventsInsert; counters: CountersUpsert; publicIds: string },
+): Promise<TaskRow[]> {
+  const last = rows.length - 1;
+  const made = await db
+    .with('events_written', writes.events)
+    .with('counters_moved', () => writes.counters)
+    .insertInto('tasks')
+    .values(
+      rows.map((row, i) => ({
+        ...withIndex(row),
+        public_id: sql<number>`(select "value" from "counters_moved" where "name" = ${writes.publicIds}) - ${last - i}`,
+      })),
+    )
+    .returning(['id', 'seq', 'public_id'])
+    .execute();
+  const saved = new Map(made.map((r) => [r.id, r]));
+  return rows.map(({ index: _, ...row }) => {
+    const { seq, public_id } = saved.get(row.id)!;
+    return { ...row, seq: Number(seq), public_id: Number(public_id) };
+  });
 }
 
 /** Inserts rows that already have their seq (`cairn seed` reserves them in bulk). */

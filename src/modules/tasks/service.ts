@@ -2,9 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type Context, changedAt, now } from '../../context.ts';
+import { addToCounters, countersUpsert } from '../../db/counters.ts';
 import type { TaskStage, Visibility } from '../../db/types.ts';
 import { changedFrom } from '../../events/changes.ts';
-import { recordEvent, recordEvents } from '../../events/outbox.ts';
+import { recordEvent, recordEventsAlongside } from '../../events/outbox.ts';
 import { AppError, invalid, notFound } from '../../http/errors.ts';
 import { numberRef } from '../../http/ids.ts';
 import { checkVersion } from '../../preconditions.ts';
@@ -13,7 +14,7 @@ import { type Description, EMPTY, fromInput } from '../../text/description.ts';
 import * as groups from '../groups/lookup.ts';
 import * as projects from '../projects/service.ts';
 import * as users from '../users/service.ts';
-import { moveCounts } from './counts.ts';
+import { countMoves, moveCounts } from './counts.ts';
 import { taskFields } from './present.ts';
 import type { TaskRow } from './repository.ts';
 import * as repo from './repository.ts';
@@ -275,32 +276,33 @@ export async function prepareAreaCreate(
 /**
  * Writes checked creates, in order, with a fixed number of statements however many there are: the
  * events, the publicIds with the counts, the rows (with their index columns), their labels, the rest
- * of the index. The events come first because they need nothing else: from the counters' upsert on,
- * the workspace's `task` counter is locked until the commit (PostgreSQL), and every create of the
- * workspace waits for it, so as little as possible follows it.
+ * of the index. On PostgreSQL the first three are one statement (tasks/repository.ts insertTasksWith),
+ * where the round trips, not the statements, cost. On SQLite the events come first because they need
+ * nothing else: from the counters' upsert on, the workspace's `task` counter is locked until the
+ * commit, so as little as possible follows it.
  */
 export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Promise<TaskRow[]> {
   if (creates.length === 0) return [];
-  await recordEvents(
-    ctx,
-    'task.created',
-    creates.map(({ fields }) => fields.id),
-    creates[0]!.fields.created_at,
-  );
+  const ids = creates.map(({ fields }) => fields.id);
   // The publicIds are reserved with the counts' move, in one statement.
-  const counters = await moveCounts(
-    ctx,
+  const deltas = countMoves(
     creates.map(({ fields }) => ({ before: null, after: fields })),
     [[TASK_COUNTER, creates.length]],
   );
-  const first = counters.get(TASK_COUNTER)! - creates.length + 1;
-  const rows = await repo.insertTasks(
-    ctx.db,
-    creates.map(({ fields }, i) => {
-      const row = { ...fields, public_id: first + i };
-      return { ...row, index: TASK_INDEX.columns(ctx, row) };
-    }),
-  );
+  const indexed = creates.map(({ fields }) => ({ ...fields, index: TASK_INDEX.columns(ctx, fields) }));
+  const events = await recordEventsAlongside(ctx, 'task.created', ids, creates[0]!.fields.created_at);
+  let rows: TaskRow[];
+  if (events) {
+    const counters = countersUpsert(ctx.db, ctx.workspace.id, deltas)!;
+    rows = await repo.insertTasksWith(ctx.db, indexed, { events, counters, publicIds: TASK_COUNTER });
+  } else {
+    const first =
+      (await addToCounters(ctx.db, ctx.workspace.id, deltas)).get(TASK_COUNTER)! - creates.length + 1;
+    rows = await repo.insertTasks(
+      ctx.db,
+      indexed.map((row, i) => ({ ...row, public_id: first + i })),
+    );
+  }
   await repo.insertLabelLinks(
     ctx.db,
     creates.flatMap(({ fields, labelIds }) =>
