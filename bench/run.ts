@@ -266,11 +266,19 @@ if (!['sqlite', 'postgres', 'both'].includes(wanted))
 if (process.env.BENCH_BASELINE) {
   const baseline = process.env.BENCH_BASELINE;
   if (!existsSync(join(baseline, 'src/main.ts'))) throw new Error('BENCH_BASELINE is the path of a checkout');
+  // BENCH_AFTER_ENV="NAME=value …": settings for the "after" server alone (a runtime setting against
+  // none, with BENCH_BASELINE=. for the same checkout on both sides).
+  const afterEnv = Object.fromEntries(
+    (process.env.BENCH_AFTER_ENV ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   const sides = [
     { cwd: baseline, env: {} },
-    { cwd: root, env: {} },
+    { cwd: root, env: afterEnv },
   ] as const;
-  const title = `${baseline} (before) → ${root} (after)`;
+  const title = `${baseline} (before) → ${root}${process.env.BENCH_AFTER_ENV ? ` with ${process.env.BENCH_AFTER_ENV}` : ''} (after)`;
   if (wanted !== 'postgres') await compare('sqlite', ...sides, title);
   if (wanted !== 'sqlite') await compare('postgres', ...sides, title);
   process.exit(0);
