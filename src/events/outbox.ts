@@ -26,8 +26,8 @@ export function recordEvent(
   return recordEvents(ctx, type, [entityId], at, previous);
 }
 
-/** One event of `type` per entity, in one statement (a batch's creates). */
-export async function recordEvents(
+/** One event of `type` per entity, in one statement. */
+async function recordEvents(
   ctx: Context,
   type: EventType,
   entityIds: string[],
