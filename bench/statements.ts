@@ -45,6 +45,7 @@ const config = loadConfig({
 const app = await buildApp({ config, database, logger: false });
 const headers = { authorization: `Bearer ${copy.token}` };
 const teams = await app.inject({ method: 'GET', url: '/v1/teams/search?limit=1&expand=none', headers });
+if (teams.statusCode !== 200) throw new Error(`teams: ${teams.statusCode} ${teams.body}`);
 const teamId: string = teams.json().data[0].id;
 let made = 0;
 const get = (url: string) => {
