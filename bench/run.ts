@@ -268,11 +268,16 @@ if (process.env.BENCH_BASELINE) {
   if (!existsSync(join(baseline, 'src/main.ts'))) throw new Error('BENCH_BASELINE is the path of a checkout');
   // BENCH_AFTER_ENV="NAME=value …": settings for the "after" server alone (a runtime setting against
   // none, with BENCH_BASELINE=. for the same checkout on both sides).
+  // A value cannot hold a space; the start script's own Node flags win over NODE_OPTIONS.
   const afterEnv = Object.fromEntries(
     (process.env.BENCH_AFTER_ENV ?? '')
       .split(' ')
       .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`BENCH_AFTER_ENV: "${pair}" is not NAME=value`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
   );
   const sides = [
     { cwd: baseline, env: {} },

@@ -277,9 +277,9 @@ export async function prepareAreaCreate(
  * Writes checked creates, in order, with a fixed number of statements however many there are: the
  * events, the publicIds with the counts, the rows (with their index columns), their labels, the rest
  * of the index. On PostgreSQL the first three are one statement (tasks/repository.ts insertTasksWith),
- * where the round trips, not the statements, cost. On SQLite the events come first because they need
- * nothing else: from the counters' upsert on, the workspace's `task` counter is locked until the
- * commit, so as little as possible follows it.
+ * where the round trips, not the statements, cost; the counters' rows are locked from it to the
+ * commit either way. On SQLite the events come first because they need nothing else: from the
+ * counters' upsert on, the writer holds the counters, so as little as possible follows it.
  */
 export async function insertCreates(ctx: Context, creates: PreparedCreate[]): Promise<TaskRow[]> {
   if (creates.length === 0) return [];
@@ -382,7 +382,8 @@ async function updateTask(ctx: Context, ref: string, body: TaskUpsertBody, at: s
   if (seq === null) throw DELETED();
   const row = { ...current, ...changes, seq };
   await TASK_INDEX.write(ctx, row, current.seq);
-  // The event before the counters, whose rows stay locked until the commit (insertCreates).
+  // The event before the counters, whose rows stay locked until the commit: as little as possible
+  // follows them.
   await recordEvent(ctx, 'task.updated', row.id, at, taskChanges(current, row, labels));
   await moveCounts(ctx, [{ before: current, after: row }]);
   return { row, created: false };
