@@ -126,7 +126,15 @@ describe('a get read beside the token lookup', () => {
     const theirTeam = (await other.owner.post('/v1/teams', { name: 'Theirs' })).body;
     const theirs = (await other.owner.post('/v1/tasks', { name: 'Secret', teamId: theirTeam.id })).body;
     await f.owner.get(`/v1/tasks/${task.id}`);
-    problem(await f.owner.get(`/v1/tasks/${theirs.id}`), 404, 'not_found');
+    timeline = [];
+    watching = true;
+    try {
+      problem(await f.owner.get(`/v1/tasks/${theirs.id}`), 404, 'not_found');
+    } finally {
+      watching = false;
+    }
+    // The read started beside the lookup found nothing, and nothing reads the task again.
+    if (onPostgres) assert.equal(timeline.filter((t) => t === 'task sent').length, 1, timeline.join(', '));
     assert.equal((await other.owner.get(`/v1/tasks/${theirs.id}`)).status, 200);
   });
 });

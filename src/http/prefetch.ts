@@ -33,7 +33,8 @@ declare module 'fastify' {
 
 interface Started {
   workspaceId: string;
-  result: Promise<unknown>;
+  /** What the read found (undefined inside: nothing), or undefined when it failed. */
+  result: Promise<{ found: unknown } | undefined>;
 }
 
 const started = new WeakMap<FastifyRequest, Started>();
@@ -69,17 +70,24 @@ function startPrefetch(database: Database, request: FastifyRequest, credentialHa
   const workspaceId = workspaces.get(credentialHash);
   if (workspaceId === undefined) return;
   // A failure is the route's to meet when it reads again: it is never answered from here.
-  const result = prefetch(database.db, database.dialect, workspaceId, request).catch(() => undefined);
+  const result = prefetch(database.db, database.dialect, workspaceId, request).then(
+    (found) => ({ found }),
+    () => undefined,
+  );
   started.set(request, { workspaceId, result });
 }
 
 /**
- * The route's read started for this request in the caller's workspace, or undefined (none was started,
- * it was started in another workspace, or it failed): the route then reads as usual.
+ * What the route's read started for this request in the caller's workspace found, or undefined (none
+ * was started, it was started in another workspace, or it failed): the route then reads as usual. A
+ * read that found nothing is `{ found: undefined }`, so a missing row is not read twice.
  */
-export async function prefetched<T>(request: FastifyRequest, workspaceId: string): Promise<T | undefined> {
+export async function prefetched<T>(
+  request: FastifyRequest,
+  workspaceId: string,
+): Promise<{ found: T } | undefined> {
   const read = started.get(request);
   if (!read || read.workspaceId !== workspaceId) return undefined;
   started.delete(request);
-  return (await read.result) as T | undefined;
+  return (await read.result) as { found: T } | undefined;
 }

@@ -52,13 +52,13 @@ export async function presentVisibleTask(
   ctx: Context,
   ref: string,
   { expand, includeMarkdown }: TaskPresentation,
-  started?: Promise<TaskExpandedRow | undefined>,
+  started?: Promise<{ found: TaskExpandedRow | undefined } | undefined>,
 ): Promise<Task> {
   const parsed = numberRef(ref);
   if (!parsed) throw notFound('Task');
   const [row, rule, seen] = await Promise.all([
-    Promise.resolve(started).then(
-      (found) => found ?? findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
+    Promise.resolve(started).then((read) =>
+      read ? read.found : findTaskExpanded(ctx.db, ctx.dialect, ctx.workspace.id, parsed, joinedOf(expand)),
     ),
     taskVisibility(ctx),
     seenBy(ctx, expand),
