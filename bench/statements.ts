@@ -5,7 +5,6 @@
 // statement recorded; it prints the median request's statements, each with when it
 // was sent (ms after the first) and how long it took to answer: which ones wait for which, and
 // which run side by side on the pool's connections.
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/index.ts';
@@ -17,26 +16,15 @@ interface Sent {
   ms: number;
 }
 
+// The statements as the metrics time them (db/index.ts onStatement), told when each is answered; it
+// was sent `ms` before that.
 let recording: Sent[] | null = null;
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const at = performance.now();
-  const result = query.apply(this, args);
-  if (recording && result instanceof Promise) {
-    const first = args[0] as string | { text: string };
-    const text = typeof first === 'string' ? first : first.text;
-    const sent: Sent = { text: text.replace(/\s+/g, ' ').slice(0, 100), at, ms: Number.NaN };
-    recording.push(sent);
-    const done = () => {
-      sent.ms = performance.now() - at;
-    };
-    result.then(done, done);
-  }
-  return result;
-} as typeof pg.Client.prototype.query;
+const onStatement = (sql: string, ms: number) => {
+  recording?.push({ text: sql.replace(/\s+/g, ' ').slice(0, 100), at: performance.now() - ms, ms });
+};
 
 const copy = await preparePostgres('statements');
-const database = openDatabase(copy.databaseUrl, {});
+const database = openDatabase(copy.databaseUrl, { onStatement });
 const config = loadConfig({
   CAIRN_PUBLIC_URL: 'http://bench.test',
   CAIRN_RATE_LIMIT: '1000000',
@@ -68,6 +56,7 @@ try {
     }
     runs.sort((a, b) => a.ms - b.ms);
     const median = runs[runs.length >> 1]!;
+    median.sent.sort((a, b) => a.at - b.at);
     console.log(`\n${url}: median ${median.ms.toFixed(2)} ms, ${median.sent.length} statements`);
     const start = median.sent[0]?.at ?? 0;
     for (const s of median.sent) {
