@@ -144,6 +144,82 @@ test('a transaction that breaks the shared one fails its group whole: nothing of
   });
 });
 
+test('the last transaction of a group breaking it fails the group whole too', async () => {
+  await withDatabase(async (database) => {
+    const results = await startAll(
+      database,
+      Array.from({ length: 3 }, () => async (tx, i) => {
+        await put(tx, `g-${i}`);
+        if (i === 2) await sql`rollback`.execute(tx.db);
+        return `done ${i}`;
+      }),
+    );
+    const status = results.map((r) => r.status);
+    // Three in one group; on a machine slow enough for the group's time bound, the third alone.
+    if (status[0] === 'fulfilled') assert.deepEqual(status, ['fulfilled', 'fulfilled', 'rejected']);
+    else assert.deepEqual(status, ['rejected', 'rejected', 'rejected']);
+    assert.deepEqual(await keys(database), status[0] === 'fulfilled' ? ['g-0', 'g-1'] : []);
+  });
+});
+
+test("a group's savepoints: on PostgreSQL, each release goes with the next unit's start", async () => {
+  const sent: string[] = [];
+  await withDatabase(
+    async (database) => {
+      const before = groupStats(database.db);
+      sent.length = 0;
+      const results = await startAll(
+        database,
+        Array.from({ length: 6 }, () => async (tx, i) => {
+          await put(tx, `g-${i}`);
+          if (i === 3) throw new Error('unit 3 failed');
+          return `done ${i}`;
+        }),
+      );
+      assert.deepEqual(outcomes(results), [
+        'done 0',
+        'done 1',
+        'done 2',
+        'unit 3 failed',
+        'done 4',
+        'done 5',
+      ]);
+      assert.deepEqual(await keys(database), ['g-0', 'g-1', 'g-2', 'g-4', 'g-5']);
+      const after = groupStats(database.db);
+      // All six queued before the first began: one group, the first unit bare.
+      assert.deepEqual(
+        { groups: after.groups - before.groups, units: after.units - before.units },
+        {
+          groups: 1,
+          units: 5,
+        },
+      );
+    },
+    { onStatement: (text) => sent.push(text) },
+  );
+  const savepoints = sent.filter((text) => /savepoint/.test(text));
+  assert.deepEqual(
+    savepoints,
+    onPostgres
+      ? [
+          'savepoint unit',
+          'release savepoint unit; savepoint unit',
+          'release savepoint unit; savepoint unit',
+          'rollback to savepoint unit; release savepoint unit',
+          'savepoint unit',
+          'release savepoint unit; savepoint unit',
+          'release savepoint unit',
+        ]
+      : [
+          ...['savepoint unit', 'release savepoint unit'],
+          ...['savepoint unit', 'release savepoint unit'],
+          ...['savepoint unit', 'rollback to savepoint unit', 'release savepoint unit'],
+          ...['savepoint unit', 'release savepoint unit'],
+          ...['savepoint unit', 'release savepoint unit'],
+        ],
+  );
+});
+
 test('concurrent creates through HTTP share commits: every one 201, every one readable, publicIds distinct', async () => {
   const { owner, database } = await setup();
   const team = await owner.post('/v1/teams', { name: 'Group', publicId: 'GRP' });

@@ -11,6 +11,11 @@
 // (setImmediate), after the requests whose bytes arrived in the same turn have reached their
 // transaction, and every unit that is queued when the one before it finishes joins. Under one
 // connection a group is one unit and nothing is delayed; under load the queue fills while a group runs.
+//
+// On PostgreSQL every statement is a round trip on the group's one connection, which every unit of the
+// group waits on in turn. So a unit's savepoint is released together with the next unit's start (one
+// text of two statements) instead of in a round trip of its own; only the group's last is released
+// alone.
 import { type Kysely, sql } from 'kysely';
 import { isRetryable } from './errors.ts';
 import type { DB } from './types.ts';
@@ -48,14 +53,25 @@ export class GroupCommit {
   readonly #stats: GroupStats;
   readonly #maxMs: number;
   readonly #onIdle: () => void;
+  readonly #joinStatements: boolean;
   readonly #queue: Queued[] = [];
   #scheduled = false;
 
-  /** `maxMs`: how long after its begin a group still takes new units. */
-  constructor(db: Kysely<DB>, stats: GroupStats, maxMs: number, onIdle: () => void) {
+  /**
+   * `maxMs`: how long after its begin a group still takes new units. `joinStatements`: send a unit's
+   * release with the next one's savepoint, as one text (PostgreSQL, where each text is a round trip;
+   * SQLite's driver prepares one statement per text).
+   */
+  constructor(
+    db: Kysely<DB>,
+    stats: GroupStats,
+    options: { maxMs: number; joinStatements: boolean },
+    onIdle: () => void,
+  ) {
     this.#db = db;
     this.#stats = stats;
-    this.#maxMs = maxMs;
+    this.#maxMs = options.maxMs;
+    this.#joinStatements = options.joinStatements;
     this.#onIdle = onIdle;
   }
 
@@ -101,11 +117,18 @@ export class GroupCommit {
         const started = Date.now();
         // The first unit bare: when it fails, the transaction rolls back with nothing else in it.
         done.push({ unit: current, out: await current.run(trx) });
+        const savepoints = new Savepoints(trx, this.#joinStatements);
         while (this.#queue.length > 0 && done.length < MAX_UNITS && Date.now() - started < this.#maxMs) {
+          // Started before the unit leaves the queue: when the start fails, the transaction is gone
+          // (an earlier unit broke it) and the unit, which never ran, waits for the next group.
+          await savepoints.start();
           current = this.#queue.shift()!;
-          const out = await inSavepoint(trx, current, failed, again);
+          const out = await inSavepoint(savepoints, current, failed, again);
           if (out) done.push({ unit: current, out });
         }
+        // The last one released on its own: a release fails where the transaction was broken or
+        // aborted under a unit, where a commit would answer "rollback" without an error.
+        await savepoints.finish();
       });
     } catch (error) {
       // The transaction failed (the first unit, a unit that could not be rolled back alone, or the
@@ -145,27 +168,66 @@ function retrying(unit: Queued, error: unknown): boolean {
 }
 
 /**
- * A later unit behind a savepoint: when it fails, what it wrote is rolled back and it joins `failed`
+ * A later unit behind a savepoint (started): when it fails, what it wrote is rolled back and it joins `failed`
  * (or, chosen as a deadlock's victim, `again`, for the next group), while the group goes on. When the
  * rollback itself fails the transaction is gone, and that error ends the whole group.
  */
 async function inSavepoint(
-  trx: Kysely<DB>,
+  savepoints: Savepoints,
   unit: Queued,
   failed: { unit: Queued; error: unknown }[],
   again: Queued[],
 ): Promise<UnitDone | undefined> {
-  await sql`savepoint unit`.execute(trx);
   let out: UnitDone;
   try {
-    out = await unit.run(trx);
+    out = await unit.run(savepoints.trx);
   } catch (error) {
-    await sql`rollback to savepoint unit`.execute(trx);
-    await sql`release savepoint unit`.execute(trx);
+    await savepoints.rollBack();
     if (retrying(unit, error)) again.push(unit);
     else failed.push({ unit, error });
     return undefined;
   }
-  await sql`release savepoint unit`.execute(trx);
+  await savepoints.keep();
   return out;
+}
+
+/**
+ * The units' savepoint, one at a time. Joined, a kept unit's release waits to go with the next start
+ * (or `finish`); a rolled-back one is released with its rollback.
+ */
+class Savepoints {
+  readonly trx: Kysely<DB>;
+  readonly #joined: boolean;
+  #open = false;
+
+  constructor(trx: Kysely<DB>, joined: boolean) {
+    this.trx = trx;
+    this.#joined = joined;
+  }
+
+  async start(): Promise<void> {
+    if (this.#open) await sql`release savepoint unit; savepoint unit`.execute(this.trx);
+    else await sql`savepoint unit`.execute(this.trx);
+    this.#open = true;
+  }
+
+  async keep(): Promise<void> {
+    if (this.#joined) return;
+    await sql`release savepoint unit`.execute(this.trx);
+    this.#open = false;
+  }
+
+  async finish(): Promise<void> {
+    if (this.#open) await sql`release savepoint unit`.execute(this.trx);
+    this.#open = false;
+  }
+
+  async rollBack(): Promise<void> {
+    if (this.#joined) await sql`rollback to savepoint unit; release savepoint unit`.execute(this.trx);
+    else {
+      await sql`rollback to savepoint unit`.execute(this.trx);
+      await sql`release savepoint unit`.execute(this.trx);
+    }
+    this.#open = false;
+  }
 }

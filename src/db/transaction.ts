@@ -51,7 +51,7 @@ export function transaction<T>(
 ): Promise<T> {
   const queue = database.dialect === 'sqlite' ? SQLITE_QUEUE : options.group;
   if (options.group !== undefined && typeof queue === 'string')
-    return inGroup(groupCommitOf(database.db, queue, GROUP_MS[database.dialect]), fn);
+    return inGroup(groupCommitOf(database, queue), fn);
   const attempt = async (): Promise<T> => {
     const hooks: (() => void)[] = [];
     const result = await database.db.transaction().execute((trx) => fn(handle(trx, hooks, 1)));
@@ -80,11 +80,12 @@ function queuesOf(db: Kysely<DB>) {
 }
 
 /** The named queue of group commits on this database; it is forgotten whenever it runs empty. */
-function groupCommitOf(db: Kysely<DB>, name: string, maxMs: number): GroupCommit {
+function groupCommitOf({ db, dialect }: Database, name: string): GroupCommit {
   const { byName, stats } = queuesOf(db);
   let group = byName.get(name);
   if (!group) {
-    group = new GroupCommit(db, stats, maxMs, () => byName.delete(name));
+    const options = { maxMs: GROUP_MS[dialect], joinStatements: dialect === 'postgres' };
+    group = new GroupCommit(db, stats, options, () => byName.delete(name));
     byName.set(name, group);
   }
   return group;

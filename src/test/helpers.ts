@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { type Database, openDatabase } from '../db/index.ts';
+import { type Database, type OpenOptions, openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/types.ts';
 import type { App } from '../http/app-type.ts';
@@ -28,8 +28,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** `options.onStatement` sees every statement the database runs (its text and milliseconds). */
 export async function openTestDatabase(
   dialect: 'sqlite' | 'postgres' = onPostgres ? 'postgres' : 'sqlite',
+  options: Pick<OpenOptions, 'onStatement'> = {},
 ): Promise<TestDatabase> {
   if (dialect === 'postgres') {
     const url = process.env.TEST_POSTGRES_URL;
@@ -38,7 +40,7 @@ export async function openTestDatabase(
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
-    const database = openDatabase(url, { schema, poolSize: 5 });
+    const database = openDatabase(url, { ...options, schema, poolSize: 5 });
     return {
       database,
       async drop() {
@@ -49,7 +51,7 @@ export async function openTestDatabase(
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'cairn-test-'));
-  const database = openDatabase(`file:${join(dir, 'test.db')}`);
+  const database = openDatabase(`file:${join(dir, 'test.db')}`, options);
   return {
     database,
     async drop() {
@@ -60,8 +62,11 @@ export async function openTestDatabase(
 }
 
 /** Runs `fn` on a fresh, migrated database of the test pass's kind, dropped afterwards. */
-export async function withDatabase(fn: (database: Database) => Promise<void>): Promise<void> {
-  const { database, drop } = await openTestDatabase();
+export async function withDatabase(
+  fn: (database: Database) => Promise<void>,
+  options: Pick<OpenOptions, 'onStatement'> = {},
+): Promise<void> {
+  const { database, drop } = await openTestDatabase(undefined, options);
   try {
     await migrateToLatest(database);
     await fn(database);
