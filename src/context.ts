@@ -151,18 +151,41 @@ export function readContext(database: Database, auth: Auth): Context {
 // Lookups a request repeats (which groups the caller sees, a team's statuses), kept for that request
 // only: the actor object is made once per authenticated request.
 const requestMemos = new WeakMap<Actor, Map<string, Promise<unknown>>>();
+// What the request's credential lookup read with it (the caller's groups): good for the whole request,
+// its transactions included, since a write checks again what it relies on under a lock
+// (groups/lookup.ts confirmAccess), and forgotten only with forgetAllMemos.
+const credentialMemos = new WeakMap<Actor, Map<string, unknown>>();
 
 /**
  * Forgets what the request has memoized. A memo read under a lock (a group's statuses, see
  * groups/lookup.ts) is only good while the transaction or savepoint that took the lock lasts: call it
  * when one starts and after a rollback, so that what a transaction relies on it has read itself.
+ * What the credential's lookup read stays (keepForRequest).
  */
 function forgetRequestMemos(actor: Actor): void {
   requestMemos.delete(actor);
 }
 
+/** Forgets every memo of the request, what its credential's lookup read included. */
+export function forgetAllMemos(actor: Actor): void {
+  requestMemos.delete(actor);
+  credentialMemos.delete(actor);
+}
+
+/** Keeps `value` as the request's memo of `key` (perRequest) for the whole request. */
+export function keepForRequest(auth: Pick<Auth, 'actor'>, key: string, value: unknown): void {
+  let kept = credentialMemos.get(auth.actor);
+  if (!kept) {
+    kept = new Map();
+    credentialMemos.set(auth.actor, kept);
+  }
+  kept.set(key, value);
+}
+
 /** `load()` once per request and key; a failed load is forgotten, so it is not cached. */
 export function perRequest<T>(ctx: Pick<Context, 'actor'>, key: string, load: () => Promise<T>): Promise<T> {
+  const kept = credentialMemos.get(ctx.actor);
+  if (kept?.has(key)) return Promise.resolve(kept.get(key) as T);
   let memo = requestMemos.get(ctx.actor);
   if (!memo) {
     memo = new Map();

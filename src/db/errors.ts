@@ -42,6 +42,14 @@ export function isRetryable(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/**
+ * An error that has the request's transaction run again from the start, as a serialization failure
+ * does: for a transaction that finds, under a lock, that something it decided on earlier has changed.
+ */
+export function retryTransaction(message: string): Error {
+  return Object.assign(new Error(message), { code: '40001' });
+}
+
 /** How many times a transaction is tried in all when the database asks for a retry. */
 const TRANSACTION_ATTEMPTS = 5;
 

@@ -1,10 +1,11 @@
 // Read helpers other modules call: which groups a caller sees, and groups, statuses and labels by id
 // or name. Operations that change groups are in service.ts.
-import { type Context, perRequest } from '../../context.ts';
+import { type Context, forgetAllMemos, keepForRequest, perRequest } from '../../context.ts';
+import { retryTransaction } from '../../db/errors.ts';
 import type { VisibilityRule } from '../../db/listing.ts';
 import type { MemberRole, Privacy } from '../../db/types.ts';
 import { canSeeGroup, groupScope } from './policy.ts';
-import type { GroupMembership, GroupRow, LabelRow, StatusRow } from './repository.ts';
+import type { GroupAccess, GroupMembership, GroupRow, LabelRow, StatusRow } from './repository.ts';
 import * as repo from './repository.ts';
 
 export interface GroupVisibility {
@@ -19,17 +20,22 @@ export interface GroupVisibility {
 
 /** Which groups of the workspace the caller sees (asked several times a request, loaded once). */
 export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
-  return perRequest(ctx, 'groups.visibility', () => loadVisibility(ctx));
+  return perRequest(ctx, VISIBILITY, () => loadVisibility(ctx));
 }
 
 /**
  * The caller's visibility from its groups read with its token (api-tokens/service.ts authenticate),
- * for this request's reads outside a transaction; a transaction forgets it (context.ts
- * forgetRequestMemos) and reads the groups again itself.
+ * for the whole request, its transactions included (context.ts keepForRequest): a change of the
+ * caller's groups applies to the requests authenticated after it committed. A write that uses a
+ * team's statuses or labels checks the caller's access to the team again under the team's lock
+ * (confirmAccess), so a create or a move cannot land in a team the caller was removed from while it
+ * waited for the lock or in its queue.
  */
 export function knownGroupVisibility(auth: Pick<Context, 'actor'>, rows: GroupMembership[]): void {
-  void perRequest(auth, 'groups.visibility', async () => visibilityOf(auth.actor, rows));
+  keepForRequest(auth, VISIBILITY, visibilityOf(auth.actor, rows));
 }
+
+const VISIBILITY = 'groups.visibility';
 
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
   return visibilityOf(ctx.actor, await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id));
@@ -96,21 +102,49 @@ function lockForUse(ctx: Context, groupId: string): Promise<void> {
 
 /**
  * A team's statuses, in order, for writing a task or template with one: the group is locked first
- * (lockForUse). Read once per request (a batch asks for every entry).
+ * (lockForUse) and the caller's access to it confirmed (confirmAccess). Read once per request (a batch
+ * asks for every entry).
  */
 export function statusesOfGroup(ctx: Context, groupId: string): Promise<StatusRow[]> {
-  return perRequest(ctx, `groups.statuses.${groupId}`, async () => {
-    await lockForUse(ctx, groupId);
-    return repo.statusesOf(ctx.db, ctx.workspace.id, [groupId]);
-  });
+  return perRequest(ctx, `groups.statuses.${groupId}`, () =>
+    listForUse<StatusRow>(ctx, 'task_statuses', groupId),
+  );
 }
 
 /** A team's labels, in order, for writing a task or template with some: locked and read as statuses. */
 export function labelsOfGroup(ctx: Context, groupId: string): Promise<LabelRow[]> {
-  return perRequest(ctx, `groups.labels.${groupId}`, async () => {
-    await lockForUse(ctx, groupId);
-    return repo.labelsOf(ctx.db, ctx.workspace.id, [groupId]);
-  });
+  return perRequest(ctx, `groups.labels.${groupId}`, () => listForUse<LabelRow>(ctx, 'task_labels', groupId));
+}
+
+async function listForUse<R extends StatusRow | LabelRow>(
+  ctx: Context,
+  table: 'task_statuses' | 'task_labels',
+  groupId: string,
+): Promise<R[]> {
+  await lockForUse(ctx, groupId);
+  const { rows, access } = await repo.listWithAccess<R>(
+    ctx.db,
+    table,
+    ctx.workspace.id,
+    groupId,
+    ctx.actor.id,
+  );
+  await confirmAccess(ctx, groupId, access);
+  return rows;
+}
+
+/**
+ * Whether the caller sees the group as the request's visibility says, by its access read under the
+ * group's lock. The visibility may be older than the lock (knownGroupVisibility), and the request
+ * may have decided on it already (a team it may write in): when they differ, the transaction is run
+ * again (db/errors.ts retryTransaction) with every memo forgotten, so it reads the groups anew.
+ */
+async function confirmAccess(ctx: Context, groupId: string, access: GroupAccess | undefined): Promise<void> {
+  const seen = (await groupVisibility(ctx)).visible.has(groupId);
+  const sees = access !== undefined && canSeeGroup(ctx.actor, { privacy: access.privacy }, access.membership);
+  if (seen === sees) return;
+  forgetAllMemos(ctx.actor);
+  throw retryTransaction("the caller's access to a group changed during the request");
 }
 
 /** The labels of several groups at once (presenting a page of templates). */

@@ -247,6 +247,52 @@ export function labelsOf(db: Kysely<DB>, workspaceId: string, groupIds: string[]
     .execute();
 }
 
+/** A group's privacy and the caller's membership in it, as a statement read them. */
+export interface GroupAccess {
+  privacy: Privacy;
+  membership: MemberRole | null;
+}
+
+/**
+ * A group's statuses (or labels), in order, and in the same statement the caller's access to it: read
+ * under the group's lock (groups/lookup.ts), so that both are as the lock left them. `access` is
+ * undefined when there is no such group.
+ */
+export async function listWithAccess<R extends StatusRow | LabelRow>(
+  db: Kysely<DB>,
+  table: ListTable,
+  workspaceId: string,
+  groupId: string,
+  userId: string,
+): Promise<{ rows: R[]; access?: GroupAccess }> {
+  const columns = table === 'task_statuses' ? STATUS_COLUMNS : LABEL_COLUMNS;
+  const found = await db
+    .selectFrom('groups as g')
+    .leftJoin('group_members as m', (j) =>
+      j
+        .onRef('m.workspace_id', '=', 'g.workspace_id')
+        .onRef('m.group_id', '=', 'g.id')
+        .on('m.user_id', '=', userId),
+    )
+    // The two tables' columns differ only in statuses' `stage`: typed as statuses, read as the table's.
+    .leftJoin(`${table} as s` as 'task_statuses as s', (j) =>
+      j.onRef('s.workspace_id', '=', 'g.workspace_id').onRef('s.group_id', '=', 'g.id'),
+    )
+    .select(['g.privacy as access_privacy', 'm.role as access_membership'])
+    .select(columns.map((c) => `s.${c}` as const) as never as ['s.id'])
+    .where('g.workspace_id', '=', workspaceId)
+    .where('g.id', '=', groupId)
+    .orderBy('s.position')
+    .execute();
+  const first = found[0];
+  if (!first) return { rows: [] };
+  const rows = found.filter((r) => r.id !== null).map(({ access_privacy, access_membership, ...row }) => row);
+  return {
+    rows: rows as never as R[],
+    access: { privacy: first.access_privacy, membership: first.access_membership },
+  };
+}
+
 type ListTable = 'task_statuses' | 'task_labels';
 
 /** Makes a group's statuses (or labels) exactly `rows`: updates kept ids, inserts new, deletes the rest. */
