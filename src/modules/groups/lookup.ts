@@ -16,6 +16,8 @@ export interface GroupVisibility {
   visibleTeams: Set<string>;
   /** Groups hidden from the caller: few in practice, which is what the task search excludes. */
   invisible: string[];
+  /** Read with the caller's credential (knownGroupVisibility), not by the transaction itself. */
+  fromCredential: boolean;
 }
 
 /** Which groups of the workspace the caller sees (asked several times a request, loaded once). */
@@ -32,16 +34,24 @@ export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
  * waited for the lock or in its queue.
  */
 export function knownGroupVisibility(auth: Pick<Context, 'actor'>, rows: GroupMembership[]): void {
-  keepForRequest(auth, VISIBILITY, visibilityOf(auth.actor, rows));
+  keepForRequest(auth, VISIBILITY, visibilityOf(auth.actor, rows, true));
 }
 
 const VISIBILITY = 'groups.visibility';
 
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
-  return visibilityOf(ctx.actor, await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id));
+  return visibilityOf(
+    ctx.actor,
+    await repo.groupsWithMembership(ctx.db, ctx.workspace.id, ctx.actor.id),
+    false,
+  );
 }
 
-function visibilityOf(actor: Context['actor'], rows: GroupMembership[]): GroupVisibility {
+function visibilityOf(
+  actor: Context['actor'],
+  rows: GroupMembership[],
+  fromCredential: boolean,
+): GroupVisibility {
   const visible = new Set<string>();
   const visibleTeams = new Set<string>();
   const invisible: string[] = [];
@@ -51,7 +61,7 @@ function visibilityOf(actor: Context['actor'], rows: GroupMembership[]): GroupVi
       if (r.kind === 'team') visibleTeams.add(r.id);
     } else invisible.push(r.id);
   }
-  return { all: invisible.length === 0, visible, visibleTeams, invisible };
+  return { all: invisible.length === 0, visible, visibleTeams, invisible, fromCredential };
 }
 
 /** The caller's group rule (db/listing.ts): the policy check and its SQL form on alias g. */
@@ -135,14 +145,21 @@ async function listForUse<R extends StatusRow | LabelRow>(
 
 /**
  * Whether the caller sees the group as the request's visibility says, by its access read under the
- * group's lock. The visibility may be older than the lock (knownGroupVisibility), and the request
- * may have decided on it already (a team it may write in): when they differ, the transaction is run
- * again (db/errors.ts retryTransaction) with every memo forgotten, so it reads the groups anew.
+ * group's lock. The visibility may be older than the lock (knownGroupVisibility, or read at the
+ * transaction's start), and the request may have decided on it already (a team it may write in):
+ * when they differ, the transaction is run again (db/errors.ts retryTransaction) with every memo
+ * forgotten, so it reads the groups anew. A group the visibility does not know is newer than it: read
+ * with the credential, that is a difference too (unless there is no such group); read by the
+ * transaction, the group is one it made (the seed makes teams and then their tasks) or one made since
+ * its start, and nothing was decided on it.
  */
 async function confirmAccess(ctx: Context, groupId: string, access: GroupAccess | undefined): Promise<void> {
-  const seen = (await groupVisibility(ctx)).visible.has(groupId);
+  const visibility = await groupVisibility(ctx);
+  const seen =
+    visibility.visible.has(groupId) || (visibility.invisible.includes(groupId) ? false : undefined);
   const sees = access !== undefined && canSeeGroup(ctx.actor, { privacy: access.privacy }, access.membership);
   if (seen === sees) return;
+  if (seen === undefined && (!visibility.fromCredential || access === undefined)) return;
   forgetAllMemos(ctx.actor);
   throw retryTransaction("the caller's access to a group changed during the request");
 }
