@@ -14,7 +14,9 @@
 // 3. the page walks the driver's rows newest first (a merge of index ranges), joins each to its row
 //    and keeps those meeting the same SQL conditions as before: the text conditions (tsvector @@
 //    prefixes), filters and visibility. The driver only narrows which rows are read; what matches is
-//    decided as it always was, so the answers are the same;
+//    decided as it always was, so the answers are the same. Where every row of the driver meets the
+//    text conditions (one query word a field, `drivesAlone`), they are left out, and the walk needs
+//    nothing of a row but its index entry;
 // 4. a tier without a driver (a related-name field in a disjunction; a prefix of too many words)
 //    is asked as before, and the planner chooses.
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -79,11 +81,12 @@ export async function wordPage<R>(
   // Every field (one tier, or the first of two) or some field (the second tier, and the total of two).
   const every = once(() => smallest(ctx, source, candidates.flat()));
   const some = once(() => eachField(ctx, source, candidates));
-  const tier = async (t: TierOrTotal) => {
+  const tier = async (t: TierOrTotal): Promise<Walked | null> => {
     const condition = tierCondition(SQL_LOGIC, conditions, s.mode, t);
     if (condition === null) return null;
     const driver = await (tiers.length === 1 || t === 'all' ? every() : some());
-    return { where: [...s.where, condition], driver };
+    if (driver !== null && drivesAlone(s, t)) return { where: s.where, driver, listed: true };
+    return { where: [...s.where, condition], driver, listed: false };
   };
   // The page's rows are read, and the page cut, as soon as the page is known, while the total may
   // still be counting (on PostgreSQL a common word's count of up to 1,001 takes longer than the page,
@@ -91,15 +94,38 @@ export async function wordPage<R>(
   const [cut, total] = await Promise.all([
     pageTiers(tiers, tieredStart(order, page), page.limit, async (t, after, n) => {
       const q = await tier(t);
-      return q ? seqPage(ctx, source, q.where, q.driver, after?.[0], n) : [];
+      return q ? seqPage(ctx, source, q, after?.[0], n) : [];
     }).then(async (rows) => {
       const cut = page.cut(await withRows(ctx, source, rows), tieredKey(order));
       page.rowsKnown?.(cut.data.map((hit) => hit.row));
       return cut;
     }),
-    tier('matching').then((q) => (q ? countUpTo(ctx, source, q.where, q.driver, TEXT_TOTAL_CAP) : 0)),
+    tier('matching').then((q) => (q ? countUpTo(ctx, source, q, TEXT_TOTAL_CAP) : 0)),
   ]);
   return { ...cut, ...totalOf(total, TEXT_TOTAL_CAP) };
+}
+
+/** What a tier walks: its driver's rows, each tested with `where`. */
+interface Walked {
+  where: Condition[];
+  driver: Driver;
+  /**
+   * The driver's rows meet the tier's text condition by themselves, so `where` leaves it out and a
+   * row under two keys is told by the words table, not by its vectors: a walk then needs no column of
+   * the row that its index lacks (PostgreSQL answers it from the indexes alone, where the visibility
+   * map allows: a common word's count of up to 1,001 rows is half as long).
+   */
+  listed: boolean;
+}
+
+/**
+ * Whether every row of the tier's driver meets its text condition: each field is one query word, a
+ * row under one of its keys holds an indexed word that query word is a prefix of, and the tier asks
+ * for that field (one field) or for any field (the total of `any`, whose driver is every field's).
+ */
+function drivesAlone(s: WordSearch, t: TierOrTotal): boolean {
+  if (!s.fields.every((f) => 'words' in f && f.words.length === 1)) return false;
+  return s.fields.length === 1 || (s.mode === 'any' && t === 'matching');
 }
 
 /** The page's seqs as their rows, in the page's order, each with its tier. */
@@ -222,8 +248,7 @@ async function expand<R>(
 function walk<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
-  keys: Key[],
-  where: Condition[],
+  { driver: keys, where, listed }: Walked & { driver: Key[] },
   after: KeyValue | undefined,
   n: number,
 ): RawBuilder<unknown> {
@@ -232,11 +257,13 @@ function walk<R>(
   const direction = sql.raw(desc ? 'desc' : 'asc');
   const beyond = after === undefined ? sql`` : sql`and w.seq ${sql.raw(desc ? '<' : '>')} ${after}`;
   const walks = keys.map((k, i) => {
-    const tests = [...where, ...notUnder(source, keys.slice(0, i))];
+    const earlier = keys.slice(0, i);
+    const tests = [...where, ...(listed ? notListed(source, earlier) : notUnder(source, earlier))];
+    const and = tests.length > 0 ? sql`and ${sql.join(tests, sql` and `)}` : sql``;
     return sql`(select w.seq from ${sql.table(target.words)} w cross join lateral (
         select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
         where ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = w.seq
-        and ${sql.join(tests, sql` and `)} offset 0) x
+        ${and} offset 0) x
       where w.term = ${k.term} ${beyond}
       order by w.seq ${direction} limit ${n})`;
   });
@@ -256,15 +283,25 @@ function notUnder<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
   });
 }
 
-/** Up to n seqs of rows meeting `where`, after `after`, in the listing's order. */
+/** Rows under none of these keys, told by the words table (an index probe each, not the row). */
+function notListed<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
+  if (keys.length === 0) return [];
+  const terms = keys.map((k) => k.term);
+  return [
+    sql<SqlBool>`not exists (select 1 from ${sql.table(source.target.words)} e
+      where e.term = any(${terms}::int[]) and e.seq = w.seq)`,
+  ];
+}
+
+/** Up to n seqs of the tier's rows, after `after`, in the listing's order. */
 async function seqPage<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
-  where: Condition[],
-  driver: Driver,
+  walked: Walked,
   after: KeyValue | undefined,
   n: number,
 ): Promise<number[]> {
+  const { where, driver } = walked;
   if (driver === null) {
     const rows = await source.listing.page(
       ctx.db,
@@ -276,21 +313,23 @@ async function seqPage<R>(
     return rows.map((r) => Number(source.listing.order.keyOf(r)[0]));
   }
   if (driver.length === 0) return [];
-  const { rows } = await sql<{ seq: string }>`${walk(ctx, source, driver, where, after, n)}`.execute(ctx.db);
+  const { rows } = await sql<{ seq: string }>`${walk(ctx, source, { ...walked, driver }, after, n)}`.execute(
+    ctx.db,
+  );
   return rows.map((r) => Number(r.seq));
 }
 
-/** How many rows meet `where`, counting no further than cap + 1. */
+/** How many of the tier's rows there are, counting no further than cap + 1. */
 async function countUpTo<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
-  where: Condition[],
-  driver: Driver,
+  walked: Walked,
   cap: number,
 ): Promise<number> {
+  const { where, driver } = walked;
   if (driver === null) return source.listing.count(ctx.db, ctx.workspace.id, where, cap);
   if (driver.length === 0) return 0;
   const { rows } = await sql<{ n: string }>`select count(*) as n from
-    (${walk(ctx, source, driver, where, undefined, cap + 1)}) m`.execute(ctx.db);
+    (${walk(ctx, source, { ...walked, driver }, undefined, cap + 1)}) m`.execute(ctx.db);
   return Number(rows[0]?.n ?? 0);
 }
