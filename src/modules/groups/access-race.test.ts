@@ -4,14 +4,18 @@
 // UPDATE, to its commit) while a member's create waits for it. SQLite has one writer: nothing can
 // commit between a write's lock and its read, so there is no wait to race.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { onPostgres, problem, setup } from '../../test/helpers.ts';
 
 const f = await setup();
 const member = await f.newUser('member');
 const team = (
-  await f.owner.post('/v1/teams', { name: 'Vault', privacy: 'private', members: [{ id: member.id }] })
+  await f.owner.post('/v1/teams?expand=taskStatuses', {
+    name: 'Vault',
+    privacy: 'private',
+    members: [{ id: member.id }],
+  })
 ).body;
 
 /**
@@ -46,6 +50,12 @@ async function tasksNamed(name: string): Promise<string[]> {
 }
 
 describe('a change of a team racing a write in it', { skip: !onPostgres && 'PostgreSQL only' }, () => {
+  // Each test starts with the member in the team.
+  afterEach(async () => {
+    const back = await f.owner.post('/v1/teams', { id: team.id, members: [{ id: member.id }] });
+    assert.equal(back.status, 200);
+  });
+
   test('a member removed while its create waits for the team is refused: the create reads the removal', async () => {
     // Authenticated before the removal commits: its credential's groups still list the team.
     const res = await whileTeamLocked(
@@ -55,9 +65,18 @@ describe('a change of a team racing a write in it', { skip: !onPostgres && 'Post
     const body = problem(res, 400, 'validation_failed');
     assert.deepEqual(body.errors, [{ path: '/body/teamId', message: 'no team with this id' }]);
     assert.deepEqual(await tasksNamed('Slipped in'), []);
-    // Added back for the next test.
-    const back = await f.owner.post('/v1/teams', { id: team.id, members: [{ id: member.id }] });
-    assert.equal(back.status, 200);
+  });
+
+  test("a member removed while its status change waits for the team is refused: the task is no longer the member's to see", async () => {
+    const task = (await member.api.post('/v1/tasks', { name: 'Moving', teamId: team.id })).body;
+    const done = team.taskStatuses.find((s: { stage: string }) => s.stage === 'completed');
+    const res = await whileTeamLocked(
+      `delete from group_members where group_id = '${team.id}' and user_id = '${member.id}'`,
+      () => member.api.post('/v1/tasks', { id: task.id, statusId: done.id }),
+    );
+    problem(res, 404, 'not_found');
+    const seen = await f.owner.get(`/v1/tasks/${task.id}`);
+    assert.equal(seen.body.statusId, task.statusId);
   });
 
   test('a change that keeps the member in the team only makes the create wait', async () => {
