@@ -151,10 +151,10 @@ export function readContext(database: Database, auth: Auth): Context {
 // Lookups a request repeats (which groups the caller sees, a team's statuses), kept for that request
 // only: the actor object is made once per authenticated request.
 const requestMemos = new WeakMap<Actor, Map<string, Promise<unknown>>>();
-// What the request's credential lookup read with it (the caller's groups): good for the whole request,
-// its transactions included, since a write checks again what it relies on under a lock
-// (groups/lookup.ts confirmAccess), and forgotten only with forgetAllMemos.
-const credentialMemos = new WeakMap<Actor, Map<string, unknown>>();
+// What the request's credential lookup read with it (the caller's groups): good for its transactions
+// too, for as long as the keeper says (a write checks again under a lock what it relies on most:
+// groups/lookup.ts confirmAccess), and forgotten with forgetAllMemos.
+const credentialMemos = new WeakMap<Actor, Map<string, { value: unknown; until: number }>>();
 
 /**
  * Forgets what the request has memoized. A memo read under a lock (a group's statuses, see
@@ -172,20 +172,23 @@ export function forgetAllMemos(actor: Actor): void {
   credentialMemos.delete(actor);
 }
 
-/** Keeps `value` as the request's memo of `key` (perRequest) for the whole request. */
-export function keepForRequest(auth: Pick<Auth, 'actor'>, key: string, value: unknown): void {
+/**
+ * Keeps `value` as the request's memo of `key` (perRequest), its transactions included, for `forMs`;
+ * later, perRequest loads it again as any other memo.
+ */
+export function keepForRequest(auth: Pick<Auth, 'actor'>, key: string, value: unknown, forMs: number): void {
   let kept = credentialMemos.get(auth.actor);
   if (!kept) {
     kept = new Map();
     credentialMemos.set(auth.actor, kept);
   }
-  kept.set(key, value);
+  kept.set(key, { value, until: Date.now() + forMs });
 }
 
 /** `load()` once per request and key; a failed load is forgotten, so it is not cached. */
 export function perRequest<T>(ctx: Pick<Context, 'actor'>, key: string, load: () => Promise<T>): Promise<T> {
-  const kept = credentialMemos.get(ctx.actor);
-  if (kept?.has(key)) return Promise.resolve(kept.get(key) as T);
+  const kept = credentialMemos.get(ctx.actor)?.get(key);
+  if (kept && Date.now() <= kept.until) return Promise.resolve(kept.value as T);
   let memo = requestMemos.get(ctx.actor);
   if (!memo) {
     memo = new Map();

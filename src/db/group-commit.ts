@@ -105,7 +105,9 @@ export class GroupCommit {
 
   /** One transaction: the queued units, one after another, then one commit; then their answers. */
   async #group(): Promise<void> {
-    let current = this.#queue.shift()!;
+    const first = this.#queue.shift()!;
+    // The unit whose run is under way, if any: what a failure of the transaction now interrupts.
+    let running: Queued | undefined = first;
     const done: { unit: Queued; out: UnitDone }[] = [];
     // A later unit that failed is answered after the commit too: its answer (a 409, say) may rest on
     // what an earlier unit of the group wrote, which holds only if the group commits.
@@ -116,29 +118,32 @@ export class GroupCommit {
         // Counted from the begin: waiting for a connection (PostgreSQL) is not the group's time.
         const started = Date.now();
         // The first unit bare: when it fails, the transaction rolls back with nothing else in it.
-        done.push({ unit: current, out: await current.run(trx) });
+        done.push({ unit: first, out: await first.run(trx) });
+        running = undefined;
         const savepoints = new Savepoints(trx, this.#joinStatements);
         while (this.#queue.length > 0 && done.length < MAX_UNITS && Date.now() - started < this.#maxMs) {
           // Started before the unit leaves the queue: when the start fails, the transaction is gone
-          // (an earlier unit broke it) and the unit, which never ran, waits for the next group.
+          // (an earlier unit ended it) and the unit, which never ran, waits for the next group.
           await savepoints.start();
-          current = this.#queue.shift()!;
-          const out = await inSavepoint(savepoints, current, failed, again);
-          if (out) done.push({ unit: current, out });
+          running = this.#queue.shift()!;
+          const out = await inSavepoint(savepoints, running, failed, again);
+          if (out) done.push({ unit: running, out });
+          running = undefined;
         }
-        // The last one released on its own: a release fails where the transaction was broken or
-        // aborted under a unit, where a commit would answer "rollback" without an error.
+        // The last one released on its own: a release fails where a unit ended or aborted the
+        // transaction, which the commit does not always say (after an ended one it only warns).
         await savepoints.finish();
       });
     } catch (error) {
       // The transaction failed (the first unit, a unit that could not be rolled back alone, or the
       // commit itself): none of it is durable, so no unit of the group may be answered as if it were.
-      // The first unit alone, failed for a deadlock, is run again (PostgreSQL).
+      // The first unit alone, failed for a deadlock, is run again (PostgreSQL); so are the units
+      // already queued again, which are not answered here.
       const lone = done.length === 0 && failed.length === 0;
-      if (lone && retrying(current, error)) again.push(current);
+      if (lone && running === first && retrying(first, error)) again.push(first);
       else {
-        const all = new Set([current, ...done.map((d) => d.unit), ...failed.map((f) => f.unit)]);
-        for (const unit of all) unit.reject(error);
+        const ran = [...done.map((d) => d.unit), ...failed.map((f) => f.unit)];
+        for (const unit of new Set(running ? [running, ...ran] : ran)) unit.reject(error);
       }
       this.#queue.unshift(...again);
       return;

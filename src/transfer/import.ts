@@ -4,7 +4,8 @@
 //
 // The rows are checked and written one at a time as the file is read (loader.ts): SQLite takes them
 // in prepared multi-row INSERTs, PostgreSQL through COPY on the transaction's own client. Tables that
-// were empty have their secondary indexes built once at the end (deferred.ts).
+// were empty have their secondary indexes built once at the end (deferred.ts), and on PostgreSQL the
+// words of tasks imported into a database without any are filled once at the end (task-words.ts).
 import type { Readable } from 'node:stream';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -16,6 +17,7 @@ import { deferIndexesAndKeys } from './deferred.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { ImportError, Loader } from './loader.ts';
 import { FORMAT, FORMAT_VERSION, TABLES } from './tables.ts';
+import { deferTaskWords } from './task-words.ts';
 import { columnRules } from './values.ts';
 
 export { ImportError } from './loader.ts';
@@ -155,8 +157,10 @@ export async function importData(
             target.dialect,
             TABLES.map((t) => t.name),
           );
+          const fillWords = await deferTaskWords(tx.db, target.dialect);
           const loaded = await loadFile(loader, file, schema);
           await rebuild();
+          await fillWords();
           return loaded;
         } catch (error) {
           await loader.abort();

@@ -120,13 +120,15 @@ async function schemaOf(database: Database): Promise<string[]> {
     );
     return rows.rows.map((r) => r.sql);
   }
+  // Triggers with whether each is on (the import turns the words trigger off while it loads tasks).
   const rows = await sql<{
     def: string;
   }>`select replace(indexdef, current_schema() || '.', '') as def from pg_indexes where schemaname = current_schema()
     union all select conname || ' ' || pg_get_constraintdef(k.oid) from pg_constraint k
-    join pg_namespace n on n.oid = k.connamespace where n.nspname = current_schema() order by 1`.execute(
-    database.db,
-  );
+    join pg_namespace n on n.oid = k.connamespace where n.nspname = current_schema()
+    union all select 'trigger ' || tgname || ' ' || tgenabled::text from pg_trigger g
+    join pg_class c on c.oid = g.tgrelid join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and not g.tgisinternal order by 1`.execute(database.db);
   return rows.rows.map((r) => r.def);
 }
 
@@ -223,6 +225,17 @@ describe(`export → import into ${targetDialect}`, async () => {
       }
     }
     assert.ok(compared > 60, `${compared} vectors compared`);
+    // The words tables, filled once at the end (task-words.ts), hold each task's words exactly.
+    const { rows } = await sql<{ missing: number; extra: number; stored: number }>`with expected as (
+        select w.code, f.field, f.word, t.seq from tasks t join workspaces w on w.id = t.workspace_id
+        cross join lateral (select 0::smallint, unnest(tsvector_to_array(t.name_tsv)) union all
+          select 1::smallint, unnest(tsvector_to_array(t.description_tsv))) f (field, word))
+      , stored as (select t.workspace_code, t.field, t.word, w.seq from task_words w join task_terms t on t.id = w.term)
+      select (select count(*) from (select * from expected except select * from stored) m)::int as missing,
+        (select count(*) from (select * from stored except select * from expected) x)::int as extra,
+        (select count(*) from stored)::int as stored`.execute(target.db);
+    assert.deepEqual(rows[0], { missing: 0, extra: 0, stored: rows[0]!.stored });
+    assert.ok(rows[0]!.stored > 100, `${rows[0]!.stored} words stored`);
   });
 
   test('subscriptions keep their place: the same events are still to be delivered', async () => {

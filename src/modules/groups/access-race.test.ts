@@ -2,9 +2,12 @@
 // knownGroupVisibility); a write that uses a team's statuses checks the caller's access again under
 // the team's lock. These tests hold a team's lock the way a change of the team does (PostgreSQL: FOR
 // UPDATE, to its commit) while a member's create waits for it. SQLite has one writer: nothing can
-// commit between a write's lock and its read, so there is no wait to race.
+// commit between a write's lock and its read, so there is no wait to race. The last test, on both,
+// sends a body slowly.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { afterEach, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { onPostgres, problem, setup } from '../../test/helpers.ts';
 
@@ -27,17 +30,19 @@ async function whileTeamLocked<T>(change: string, write: () => Promise<T>): Prom
     await sql`begin`.execute(conn);
     await sql.raw(change).execute(conn);
     await sql`select id from groups where id = ${team.id} for update`.execute(conn);
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
     const pending = write();
-    await waitForLockWait();
+    await waitForWaiterOn(rows[0]!.pid);
     await sql`commit`.execute(conn);
     return pending;
   });
 }
 
-async function waitForLockWait(): Promise<void> {
+/** Until some session waits for a lock the session `holder` holds. */
+async function waitForWaiterOn(holder: number): Promise<void> {
   for (let tries = 0; tries < 500; tries++) {
-    const { rows } = await sql<{ waiting: number }>`
-      select count(*)::int as waiting from pg_locks where not granted`.execute(f.database.db);
+    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity
+      where ${holder}::int = any(pg_blocking_pids(pid))`.execute(f.database.db);
     if (rows[0]!.waiting > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -86,4 +91,28 @@ describe('a change of a team racing a write in it', { skip: !onPostgres && 'Post
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.deepEqual(await tasksNamed('Waited'), ['Waited']);
   });
+});
+
+test('a request checked more than a second before it reads the groups reads them again', async () => {
+  const task = (await member.api.post('/v1/tasks', { name: 'Slow rename', teamId: team.id })).body;
+  const token = (await f.owner.post('/v1/api-tokens', { name: 'slow', userId: member.id })).body.token;
+  // The body comes a while after the headers, which were checked at once (http/auth.ts).
+  const body = new Readable({ read() {} });
+  const pending = f.app.inject({
+    method: 'POST',
+    url: '/v1/tasks',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: body,
+  });
+  await delay(200);
+  const removed = await f.owner.post('/v1/teams', { id: team.id, members: [] });
+  assert.equal(removed.status, 200);
+  await delay(1_100);
+  body.push(JSON.stringify({ id: task.id, name: 'Renamed late' }));
+  body.push(null);
+  const res = await pending;
+  assert.equal(res.statusCode, 404, res.body);
+  assert.equal((await f.owner.get(`/v1/tasks/${task.id}`)).body.name, 'Slow rename');
+  const back = await f.owner.post('/v1/teams', { id: team.id, members: [{ id: member.id }] });
+  assert.equal(back.status, 200);
 });

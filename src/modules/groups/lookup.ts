@@ -27,16 +27,19 @@ export function groupVisibility(ctx: Context): Promise<GroupVisibility> {
 
 /**
  * The caller's visibility from its groups read with its token (api-tokens/service.ts authenticate),
- * for the whole request, its transactions included (context.ts keepForRequest): a change of the
- * caller's groups applies to the requests authenticated after it committed. A write that uses a
- * team's statuses or labels checks the caller's access to the team again under the team's lock
- * (confirmAccess), so a create or a move cannot land in a team the caller was removed from while it
- * waited for the lock or in its queue.
+ * for the request, its transactions included, for up to KEPT_MS (context.ts keepForRequest): a change
+ * of the caller's groups applies to the requests authenticated after it committed, and to any later
+ * read or transaction of a request authenticated longer ago than that (a body sent slowly). A write
+ * that uses a team's statuses or labels checks the caller's access to the team again under the
+ * team's lock (confirmAccess), so a create or a move cannot land in a team the caller was removed
+ * from while it waited for the lock or in its queue.
  */
 export function knownGroupVisibility(auth: Pick<Context, 'actor'>, rows: GroupMembership[]): void {
-  keepForRequest(auth, VISIBILITY, visibilityOf(auth.actor, rows, true));
+  keepForRequest(auth, VISIBILITY, visibilityOf(auth.actor, rows, true), KEPT_MS);
 }
 
+/** How long a request relies on the groups read with its credential: well past a create's queue. */
+const KEPT_MS = 1_000;
 const VISIBILITY = 'groups.visibility';
 
 async function loadVisibility(ctx: Context): Promise<GroupVisibility> {
