@@ -5,7 +5,9 @@
 // Which statements are named:
 // - only those with parameters (savepoints, BEGIN and COMMIT carry none and some vary by name);
 // - never a text search (`@@`): its best plan depends on how common the searched words are, and a
-//   prepared statement may settle on a generic plan that ignores the values;
+//   prepared statement may settle on a generic plan that ignores the values (a word walk that leaves
+//   its text condition out, search/word-walk.ts, is named: its statement fixes its plan's shape, one
+//   limited index range per word, whatever the values);
 // - never one that selects or returns `*`: a prepared statement's result columns are fixed, so once
 //   another process's migration added a column, every later run of it would fail ("cached plan must
 //   not change result type") until the connection closed; unnamed, the old code just gets one more
