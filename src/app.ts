@@ -98,6 +98,14 @@ function createFastify(config: Config, logger: boolean) {
     logger: logger ? loggerOptions(config.logLevel) : { level: 'silent' },
     logController: new RequestLifecycle({ log: logger, metrics: metricsOn(config) }),
     bodyLimit: BODY_LIMIT,
+    // Fastify's default is no limit, which its documentation advises against without a proxy in
+    // front. Node checks the requests under way against it every second (its default, 30 s, would
+    // add up to that much to the limit); headers alone get no longer than the whole.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      connectionsCheckingInterval: 1_000,
+      ...(config.requestTimeoutMs > 0 ? { headersTimeout: Math.min(60_000, config.requestTimeoutMs) } : {}),
+    },
     // request.ip: the client behind the proxies CAIRN_TRUST_PROXY names (budgets, lockouts, sessions).
     trustProxy: config.trustProxy,
     clientErrorHandler,

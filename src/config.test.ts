@@ -19,6 +19,7 @@ test('defaults: 127.0.0.1:8080, SQLite, info logs, 1000 requests a minute per to
     signInAddressFailures: 100,
     signInLockoutSeconds: 900,
     trustProxy: false,
+    requestTimeoutMs: 60_000,
     webhookAllowPrivate: false,
     webhookRetentionDays: 7,
     webhookWorker: true,
@@ -56,6 +57,7 @@ test('reads every variable', () => {
     CAIRN_PG_POOL_SIZE: '40',
     CAIRN_PG_CONNECT_TIMEOUT_MS: '2000',
     CAIRN_PG_STATEMENT_TIMEOUT_MS: '0',
+    CAIRN_REQUEST_TIMEOUT_MS: '0',
     CAIRN_METRICS_PORT: '9464',
     CAIRN_METRICS_TOKEN: 'm'.repeat(32),
     CAIRN_SIGN_IN_ACCOUNT_FAILURES: '5',
@@ -77,6 +79,7 @@ test('reads every variable', () => {
   assert.equal(c.pgPoolSize, 40);
   assert.equal(c.pgConnectTimeoutMs, 2000);
   assert.equal(c.pgStatementTimeoutMs, 0);
+  assert.equal(c.requestTimeoutMs, 0);
   assert.equal(c.metricsPort, 9464);
   assert.equal(c.metricsToken, 'm'.repeat(32));
   assert.deepEqual([c.signInAccountFailures, c.signInAddressFailures, c.signInLockoutSeconds], [5, 50, 60]);
@@ -106,6 +109,7 @@ test('a bad value names its variable', () => {
     [{ CAIRN_PG_POOL_SIZE: '0' }, 'CAIRN_PG_POOL_SIZE'],
     [{ CAIRN_PG_CONNECT_TIMEOUT_MS: '10' }, 'CAIRN_PG_CONNECT_TIMEOUT_MS'],
     [{ CAIRN_PG_STATEMENT_TIMEOUT_MS: '-1' }, 'CAIRN_PG_STATEMENT_TIMEOUT_MS'],
+    [{ CAIRN_REQUEST_TIMEOUT_MS: 'a minute' }, 'CAIRN_REQUEST_TIMEOUT_MS'],
     [{ CAIRN_METRICS_PORT: 'nine' }, 'CAIRN_METRICS_PORT'],
     [{ CAIRN_METRICS_TOKEN: 'short' }, 'CAIRN_METRICS_TOKEN'],
     [{ CAIRN_WEBHOOK_CONCURRENCY: '0' }, 'CAIRN_WEBHOOK_CONCURRENCY'],

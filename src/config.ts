@@ -28,6 +28,11 @@ export interface Config {
    * and sign-in lockouts count, and what a session records.
    */
   trustProxy: boolean | string[];
+  /**
+   * Longest a client may take to send a whole request, headers and body (0: no limit): a client that
+   * sends slowly holds a socket and a request's memory, and its request its credential's view.
+   */
+  requestTimeoutMs: number;
   webhookAllowPrivate: boolean;
   /** Days events and delivery attempts are kept (the feed's reach). */
   webhookRetentionDays: number;
@@ -181,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     signInAddressFailures: integer(env, 'CAIRN_SIGN_IN_ADDRESS_FAILURES', 100, 1, 1_000_000),
     signInLockoutSeconds: integer(env, 'CAIRN_SIGN_IN_LOCKOUT_SECONDS', 900, 1, 86_400),
     trustProxy: trustProxy(env),
+    requestTimeoutMs: integer(env, 'CAIRN_REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000),
     webhookAllowPrivate: boolean(env, 'CAIRN_WEBHOOK_ALLOW_PRIVATE'),
     webhookRetentionDays: integer(env, 'CAIRN_WEBHOOK_RETENTION_DAYS', 7, 1, 3650),
     webhookWorker: boolean(env, 'CAIRN_WEBHOOK_WORKER', true),

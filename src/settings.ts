@@ -61,6 +61,12 @@ export const SETTINGS: Setting[] = [
     meaning: 'subscriptions one process delivers to at once',
   },
   {
+    name: 'CAIRN_REQUEST_TIMEOUT_MS',
+    default: '`60000`',
+    meaning:
+      'the longest a client may take to send a whole request, headers and body (`400` and the connection closed beyond it; `0`: no limit)',
+  },
+  {
     name: 'CAIRN_RATE_LIMIT',
     default: '`1000`',
     meaning: 'requests a minute per API token (`429 rate_limited` beyond it)',

@@ -1,5 +1,6 @@
 // Requests Node's HTTP parser refuses before Fastify sees them: a request line and headers over 16 KiB
-// (a very long query string, say), malformed HTTP, a client too slow to send its headers. They get
+// (a very long query string, say), malformed HTTP, a client too slow to send its headers or its body
+// (CAIRN_REQUEST_TIMEOUT_MS, app.ts). They get
 // the same problem+json as every other refusal (Fastify's default is a bare JSON of its own shape).
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
