@@ -13,6 +13,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { distinctWords } from '../db/search/fold.ts';
 import { createWorkspace } from '../modules/workspaces/service.ts';
 import { onPostgres, openTestDatabase, type Response, setup } from '../test/helpers.ts';
+import { taskWordsAgainstVectors } from '../test/task-words.ts';
 import { exportData } from './export.ts';
 import { ImportError, importData } from './import.ts';
 import { NOT_EXPORTED, TABLES, tablesOf } from './tables.ts';
@@ -226,16 +227,9 @@ describe(`export → import into ${targetDialect}`, async () => {
     }
     assert.ok(compared > 60, `${compared} vectors compared`);
     // The words tables, filled once at the end (task-words.ts), hold each task's words exactly.
-    const { rows } = await sql<{ missing: number; extra: number; stored: number }>`with expected as (
-        select w.code, f.field, f.word, t.seq from tasks t join workspaces w on w.id = t.workspace_id
-        cross join lateral (select 0::smallint, unnest(tsvector_to_array(t.name_tsv)) union all
-          select 1::smallint, unnest(tsvector_to_array(t.description_tsv))) f (field, word))
-      , stored as (select t.workspace_code, t.field, t.word, w.seq from task_words w join task_terms t on t.id = w.term)
-      select (select count(*) from (select * from expected except select * from stored) m)::int as missing,
-        (select count(*) from (select * from stored except select * from expected) x)::int as extra,
-        (select count(*) from stored)::int as stored`.execute(target.db);
-    assert.deepEqual(rows[0], { missing: 0, extra: 0, stored: rows[0]!.stored });
-    assert.ok(rows[0]!.stored > 100, `${rows[0]!.stored} words stored`);
+    const words = await taskWordsAgainstVectors(target.db);
+    assert.deepEqual({ ...words, stored: 0 }, { missing: 0, extra: 0, stored: 0 });
+    assert.ok(words.stored > 100, `${words.stored} words stored`);
   });
 
   test('subscriptions keep their place: the same events are still to be delivered', async () => {

@@ -4,8 +4,8 @@
 // task's own tsvectors, which are what it must hold.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { onPostgres, setup, taskHelpers } from '../../test/helpers.ts';
+import { taskWordsAgainstVectors } from '../../test/task-words.ts';
 
 const f = await setup();
 const team = (await f.owner.post('/v1/teams', { name: 'Engineering' })).body;
@@ -44,17 +44,8 @@ async function walk(qs: string, limit: number) {
 /** PostgreSQL: the words table holds exactly each task's words per field (as terms), under its current seq. */
 async function wordsAgree() {
   if (!onPostgres) return;
-  const { rows } = await sql<{ missing: number; extra: number }>`with expected as (
-      select w.code, f.field, f.word, t.seq from tasks t join workspaces w on w.id = t.workspace_id
-      cross join lateral (select 0::smallint, unnest(tsvector_to_array(t.name_tsv)) union all
-        select 1::smallint, unnest(tsvector_to_array(t.description_tsv))) f (field, word))
-    , stored as (select t.workspace_code, t.field, t.word, w.seq from task_words w join task_terms t on t.id = w.term)
-    select
-      (select count(*) from (select * from expected except select * from stored) m)::int as missing,
-      (select count(*) from (select * from stored except select * from expected) x)::int as extra`.execute(
-    f.database.db,
-  );
-  assert.deepEqual(rows[0], { missing: 0, extra: 0 });
+  const { missing, extra } = await taskWordsAgainstVectors(f.database.db);
+  assert.deepEqual({ missing, extra }, { missing: 0, extra: 0 });
 }
 
 describe('searches that walk the rows of a word', () => {
