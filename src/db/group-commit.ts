@@ -216,10 +216,9 @@ class Savepoints {
     this.#open = true;
   }
 
+  /** A unit's savepoint kept: released now, or joined, with the next start or `finish`. */
   async keep(): Promise<void> {
-    if (this.#joined) return;
-    await sql`release savepoint unit`.execute(this.trx);
-    this.#open = false;
+    if (!this.#joined) await this.finish();
   }
 
   async finish(): Promise<void> {
