@@ -8,6 +8,7 @@
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/index.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
 import { preparePostgres } from './seeded.ts';
 
 interface Sent {
@@ -25,6 +26,8 @@ const onStatement = (sql: string, ms: number) => {
 
 const copy = await preparePostgres('statements');
 const database = openDatabase(copy.databaseUrl, { onStatement });
+// The seed's template is of the schema it was seeded with; `npm start` would migrate a copy as this does.
+await migrateToLatest(database);
 const config = loadConfig({
   CAIRN_PUBLIC_URL: 'http://bench.test',
   CAIRN_RATE_LIMIT: '1000000',

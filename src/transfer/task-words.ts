@@ -12,8 +12,12 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
 
-/** The (code, field, word, seq) entries of every task (field 0 the name, 1 the description). */
-const ENTRIES = `select (select w.code from workspaces w where w.id = r.workspace_id) as code, f.field, f.word, r.seq
+/**
+ * The (code, field, word, live, seq) entries of every task (field 0 the name, 1 the description; live:
+ * not deleted, migration 0019).
+ */
+const ENTRIES = `select (select w.code from workspaces w where w.id = r.workspace_id) as code, f.field, f.word,
+    r.deleted_at is null as live, r.seq
   from tasks r
   cross join lateral (
     select 0::smallint, unnest(tsvector_to_array(r.name_tsv))
@@ -26,8 +30,8 @@ const FILL_TERMS = `insert into task_terms (workspace_code, field, word)
   select e.code, e.field, e.word from (${ENTRIES}) e group by 1, 2, 3 order by 1, 2, 3
   on conflict do nothing`;
 
-const FILL_WORDS = `insert into task_words (term, seq)
-  select t.id, e.seq from (${ENTRIES}) e
+const FILL_WORDS = `insert into task_words (term, live, seq)
+  select t.id, e.live, e.seq from (${ENTRIES}) e
   join task_terms t on t.workspace_code = e.code and t.field = e.field and t.word = e.word`;
 
 /**

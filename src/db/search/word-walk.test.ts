@@ -113,6 +113,31 @@ describe('searches that walk the rows of a word', () => {
     assert.equal((await asMember.search('name=zenith')).total, 1);
   });
 
+  test('deleted tasks: left out, or walked beside the live ones when asked for, across pages', async () => {
+    const made = [];
+    for (const name of ['Vortex north', 'Vortexes south', 'Vortex vortexes east', 'Vortex west'])
+      made.push(await create({ name, teamId: team.id }));
+    for (const t of [made[1], made[2]]) assert.equal((await f.owner.delete(`/v1/tasks/${t.id}`)).status, 204);
+    await wordsAgree();
+    const live = [made[3].id, made[0].id];
+    // A delete is a change, so the deleted tasks are now the newest.
+    const all = [made[2].id, made[1].id, ...live];
+    for (const limit of [1, 3, 100]) {
+      const liveOnly = await walk('name=vortex', limit);
+      assert.deepEqual([liveOnly.seen, new Set(liveOnly.totals)], [live, new Set([2])]);
+      const deleted = await walk('name=vortex&includeDeleted=true', limit);
+      assert.deepEqual([deleted.seen, new Set(deleted.totals)], [all, new Set([4])]);
+    }
+    assert.deepEqual(await ids('name=vortexes&includeDeleted=true'), [made[2].id, made[1].id]);
+    assert.deepEqual(await ids('name=vortexes'), []);
+    const asMember = taskHelpers(member.api);
+    assert.deepEqual(await asMember.ids('name=vortex&includeDeleted=true'), all);
+    assert.deepEqual(await asMember.ids('name=vortex'), live);
+    assert.equal((await f.owner.post(`/v1/tasks/${made[1].id}/restore`)).status, 200);
+    await wordsAgree();
+    assert.deepEqual(await ids('name=vortex'), [made[1].id, ...live]);
+  });
+
   test('the words follow every write: update, delete, restore, batch, template', async () => {
     const t = await create({ name: 'Orbit alpha', teamId: team.id, description: 'first draft' });
     await wordsAgree();

@@ -15,11 +15,12 @@
 //    and keeps those meeting the same SQL conditions as before: the text conditions (tsvector @@
 //    prefixes), filters and visibility. The driver only narrows which rows are read; what matches is
 //    decided as it always was, so the answers are the same. Where every row of the driver meets the
-//    text conditions (one query word a field, `drivesAlone`), they are left out, and the walk needs
-//    nothing of a row but its index entry;
+//    text conditions (one query word a field, `drivesAlone`), they are left out. Whether a task is
+//    deleted is in the words table too (`live`, migration 0019), so with nothing else to test (an
+//    owner's search of one word a field) the walk reads the words alone, from the key's index;
 // 4. a tier without a driver (a related-name field in a disjunction; a prefix of too many words)
 //    is asked as before, and the planner chooses.
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import {
   type KeyValue,
   type Page,
@@ -45,6 +46,11 @@ export interface WordSearch {
   mode: MatchMode;
   /** Filters and visibility, on the source's alias. */
   where: Condition[];
+  /**
+   * The condition that keeps live rows only (not deleted), or null for deleted rows too. A walk reads
+   * it from the words table's `live` (migration 0019) rather than from the row.
+   */
+  live: Condition | null;
 }
 
 /** A prefix of more indexed words than this has no driver (the planner's plan instead). */
@@ -78,15 +84,16 @@ export async function wordPage<R>(
   const candidates = await fieldCandidates(ctx, source, s.fields);
   const tiers = tiersFor(s.mode, s.fields.length);
   const conditions = s.fields.map((f) => f.condition);
+  const live = s.live !== null;
   // Every field (one tier, or the first of two) or some field (the second tier, and the total of two).
-  const every = once(() => smallest(ctx, source, candidates.flat()));
-  const some = once(() => eachField(ctx, source, candidates));
+  const every = once(() => smallest(ctx, source, candidates.flat(), live));
+  const some = once(() => eachField(ctx, source, candidates, live));
   const tier = async (t: TierOrTotal): Promise<Walked | null> => {
     const condition = tierCondition(SQL_LOGIC, conditions, s.mode, t);
     if (condition === null) return null;
     const driver = await (tiers.length === 1 || t === 'all' ? every() : some());
-    if (driver !== null && drivesAlone(s, t)) return { where: s.where, driver, listed: true };
-    return { where: [...s.where, condition], driver, listed: false };
+    const where = driver !== null && drivesAlone(s, t) ? s.where : [...s.where, condition];
+    return { where, live: s.live, driver };
   };
   // The page's rows are read, and the page cut, as soon as the page is known, while the total may
   // still be counting (on PostgreSQL a common word's count of up to 1,001 takes longer than the page,
@@ -105,17 +112,15 @@ export async function wordPage<R>(
   return { ...cut, ...totalOf(total, TEXT_TOTAL_CAP) };
 }
 
-/** What a tier walks: its driver's rows, each tested with `where`. */
+/**
+ * What a tier walks: its driver's rows (live ones only, unless `live` is null), each tested with
+ * `where`. Where the driver's rows meet the tier's text condition by themselves, `where` leaves it
+ * out; when `where` is then empty (an owner's search), a walk does not read the row at all.
+ */
 interface Walked {
   where: Condition[];
+  live: Condition | null;
   driver: Driver;
-  /**
-   * The driver's rows meet the tier's text condition by themselves, so `where` leaves it out and a
-   * row under two keys is told by the words table, not by its vectors: a walk then needs no column of
-   * the row that its index lacks (PostgreSQL answers it from the indexes alone, where the visibility
-   * map allows: a common word's count of up to 1,001 rows is half as long).
-   */
-  listed: boolean;
 }
 
 /**
@@ -178,9 +183,10 @@ async function eachField<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
   fields: Key[][][],
+  live: boolean,
 ): Promise<Driver> {
   if (fields.some((candidates) => candidates.length === 0)) return null;
-  const chosen = await Promise.all(fields.map((candidates) => smallest(ctx, source, candidates)));
+  const chosen = await Promise.all(fields.map((candidates) => smallest(ctx, source, candidates, live)));
   return chosen.every((d) => d !== null) ? chosen.flat() : null;
 }
 
@@ -193,6 +199,7 @@ async function smallest<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
   candidates: Key[][],
+  live: boolean,
 ): Promise<Driver> {
   if (candidates.length <= 1) return candidates[0] ?? null;
   // A word no row has: the conjunction matches nothing.
@@ -202,7 +209,8 @@ async function smallest<R>(
     candidates.map(
       (keys, i) =>
         sql`(select count(*) from (select 1 from ${sql.table(source.target.words)}
-          where term = any(${keys.map((k) => k.term)}::int[]) limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
+          where term = any(${keys.map((k) => k.term)}::int[]) ${live ? sql`and live` : sql``}
+          limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
     ),
   );
   const { rows } = await sql<Record<string, string>>`select ${counts}`.execute(ctx.db);
@@ -239,16 +247,20 @@ async function expand<R>(
 
 /**
  * Up to n seqs of rows meeting `where`, after `after`, in the listing's order, as one statement: each
- * key's rows walked in order, each joined to its row and tested, and stopped after n (so each walk is
+ * key's rows walked in order (its live rows, and its deleted ones when those are asked for: two ranges
+ * of the words table's key), each joined to its row and tested, and stopped after n (so each walk is
  * the plan of one index range and a nested loop, whatever the statistics say); the walks merged, and
- * the first n kept. PostgreSQL merges limited, ordered walks lazily (Merge Append), so a walk past
- * the page is not read. A row under two keys (a task with `plan` and `planning`; one matching both
- * fields) is walked under the first of them only: the others leave out rows holding an earlier key.
+ * the first n distinct seqs kept. PostgreSQL merges limited, ordered walks lazily (Merge Append,
+ * Unique), so a walk past the page is not read. A row under two keys (a task with `plan` and
+ * `planning`; one matching both fields) comes from each of their walks; no walk holds a seq twice, so
+ * a seq past a walk's first n has n others before it, and the first n distinct are all within them.
+ * A walk with nothing of the row to test reads the words alone: a term is of one workspace, the one
+ * whose terms `expand` read.
  */
 function walk<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
-  { driver: keys, where, listed }: Walked & { driver: Key[] },
+  { driver: keys, where, live }: Walked & { driver: Key[] },
   after: KeyValue | undefined,
   n: number,
 ): RawBuilder<unknown> {
@@ -256,41 +268,26 @@ function walk<R>(
   const desc = source.listing.order.columns[0]!.dir === 'desc';
   const direction = sql.raw(desc ? 'desc' : 'asc');
   const beyond = after === undefined ? sql`` : sql`and w.seq ${sql.raw(desc ? '<' : '>')} ${after}`;
-  const walks = keys.map((k, i) => {
-    const earlier = keys.slice(0, i);
-    const tests = [...where, ...(listed ? notListed(source, earlier) : notUnder(source, earlier))];
-    const and = tests.length > 0 ? sql`and ${sql.join(tests, sql` and `)}` : sql``;
-    return sql`(select w.seq from ${sql.table(target.words)} w cross join lateral (
-        select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
+  const row =
+    where.length === 0
+      ? sql``
+      : sql`cross join lateral (select 1 from ${sql.table(target.table)} ${sql.raw(alias)}
         where ${sql.ref(`${alias}.workspace_id`)} = ${ctx.workspace.id} and ${sql.ref(`${alias}.seq`)} = w.seq
-        ${and} offset 0) x
-      where w.term = ${k.term} ${beyond}
-      order by w.seq ${direction} limit ${n})`;
-  });
-  return sql`select seq from (${sql.join(walks, sql` union all `)}) d order by seq ${direction} limit ${n}`;
+        and ${sql.join(where, sql` and `)} offset 0) x`;
+  const states = live === null ? ['true', 'false'] : ['true'];
+  const walks = keys.flatMap((k) =>
+    states.map(
+      (state) => sql`(select w.seq from ${sql.table(target.words)} w ${row}
+        where w.term = ${k.term} and w.live = ${sql.raw(state)} ${beyond}
+        order by w.seq ${direction} limit ${n})`,
+    ),
+  );
+  return sql`select distinct seq from (${sql.join(walks, sql` union all `)}) d order by seq ${direction} limit ${n}`;
 }
 
-/**
- * Rows holding none of these exact words, tested on the row's own tsvectors (tsvector.ts's
- * `<field>_tsv`; a query word without `:*` is an exact word).
- */
-function notUnder<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
-  const byField = Map.groupBy(keys, (k) => k.field);
-  return [...byField].map(([field, ks]) => {
-    const vector = sql.ref(`${source.alias}.${source.target.fields[field]}_tsv`);
-    const query = ks.map((k) => `'${k.word}'`).join(' | ');
-    return sql<SqlBool>`not (${vector} @@ ${query}::tsquery)`;
-  });
-}
-
-/** Rows under none of these keys, told by the words table (an index probe each, not the row). */
-function notListed<R>(source: TaggedSource<R>, keys: Key[]): Condition[] {
-  if (keys.length === 0) return [];
-  const terms = keys.map((k) => k.term);
-  return [
-    sql<SqlBool>`not exists (select 1 from ${sql.table(source.target.words)} e
-      where e.term = any(${terms}::int[]) and e.seq = w.seq)`,
-  ];
+/** A tier's conditions on the row itself, for the planner's way (no driver). */
+function rowConditions({ where, live }: Walked): Condition[] {
+  return live === null ? where : [...where, live];
 }
 
 /** Up to n seqs of the tier's rows, after `after`, in the listing's order. */
@@ -301,12 +298,12 @@ async function seqPage<R>(
   after: KeyValue | undefined,
   n: number,
 ): Promise<number[]> {
-  const { where, driver } = walked;
+  const { driver } = walked;
   if (driver === null) {
     const rows = await source.listing.page(
       ctx.db,
       ctx.workspace.id,
-      where,
+      rowConditions(walked),
       after === undefined ? undefined : [after],
       n,
     );
@@ -326,8 +323,8 @@ async function countUpTo<R>(
   walked: Walked,
   cap: number,
 ): Promise<number> {
-  const { where, driver } = walked;
-  if (driver === null) return source.listing.count(ctx.db, ctx.workspace.id, where, cap);
+  const { driver } = walked;
+  if (driver === null) return source.listing.count(ctx.db, ctx.workspace.id, rowConditions(walked), cap);
   if (driver.length === 0) return 0;
   const { rows } = await sql<{ n: string }>`select count(*) as n from
     (${walk(ctx, source, { ...walked, driver }, undefined, cap + 1)}) m`.execute(ctx.db);

@@ -100,15 +100,13 @@ export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest
     search.kind === 'tsvector' ? text.map((q) => ({ ...q, condition: repo.textMatches(search, q) })) : [];
   const fields = [...textFields.map((f) => f.condition), ...relatedFields];
   const sync = repo.taskConditions(syncFilter(s));
-  const where: Condition[] = [
+  const live = repo.taskConditions({ live: !s.includeDeleted });
+  const filters: Condition[] = [
     ...rule.where,
-    ...repo.taskConditions({
-      live: !s.includeDeleted,
-      groupId: lower(s.teamId),
-      projectId: lower(s.projectId),
-    }),
+    ...repo.taskConditions({ groupId: lower(s.teamId), projectId: lower(s.projectId) }),
     ...sync,
   ];
+  const where = [...filters, ...live];
   // Without text, the page is one index walk and the total, where it can be, comes from counters:
   // every visible task, or one team's or one project's.
   const counted = fields.length === 0 && sync.length === 0 ? counterTotal(ctx, rule, s) : undefined;
@@ -125,7 +123,8 @@ export async function searchTasks(ctx: Context, s: TaskSearch, page: PageRequest
   // PostgreSQL with text: the page walks the rows of a searched word (db/search/word-walk.ts).
   if (search.kind === 'tsvector' && textFields.length > 0) {
     const wordFields = [...textFields, ...relatedFields.map((condition) => ({ condition }))];
-    return search.taggedPage(ctx, repo.TASK_FTS, { fields: wordFields, mode: s.mode, where }, page);
+    const words = { fields: wordFields, mode: s.mode, where: filters, live: live[0] ?? null };
+    return search.taggedPage(ctx, repo.TASK_FTS, words, page);
   }
   return searchPage(ctx, repo.TASK_LIST, { fields, mode: s.mode, where }, page);
 }
