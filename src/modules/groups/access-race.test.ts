@@ -1,7 +1,7 @@
 // A caller's groups are read with its credential and kept for the whole request (groups/lookup.ts
 // knownGroupVisibility); a write that uses a team's statuses checks the caller's access again under
 // the team's lock. These tests hold a team's lock the way a change of the team does (PostgreSQL: FOR
-// UPDATE, to its commit) while a member's create waits for it. SQLite has one writer: nothing can
+// UPDATE, to its commit, with the team's row written) while a member's create waits for it. SQLite has one writer: nothing can
 // commit between a write's lock and its read, so there is no wait to race. The last test, on both,
 // sends a body slowly.
 import assert from 'node:assert/strict';
@@ -22,14 +22,16 @@ const team = (
 ).body;
 
 /**
- * Runs `change` in a transaction of its own that also locks the team FOR UPDATE, starts `write` while
- * that transaction is open, waits until the write waits for the lock, then commits the change.
+ * Runs `change` in a transaction of its own that also locks the team FOR UPDATE and writes its row, as
+ * every change of a team does (groups/service.ts), starts `write` while that transaction is open,
+ * waits until the write waits for the lock, then commits the change.
  */
 async function whileTeamLocked<T>(change: string, write: () => Promise<T>): Promise<T> {
   return f.database.db.connection().execute(async (conn) => {
     await sql`begin`.execute(conn);
     await sql.raw(change).execute(conn);
     await sql`select id from groups where id = ${team.id} for update`.execute(conn);
+    await sql`update groups set updated_at = now() where id = ${team.id}`.execute(conn);
     const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
     const pending = write();
     await waitForWaiterOn(rows[0]!.pid);

@@ -102,21 +102,12 @@ export async function teamIdsByName(ctx: Context, words: string[]): Promise<stri
 }
 
 /**
- * Holds the group's statuses and labels as they are until the transaction ends (PostgreSQL), so that
- * a task or template written with one of them cannot meet its removal half way: a removal that came
- * first is seen (400, as after it), one that comes later sees the task (409 in use, as before it).
- * Once per request; a rollback forgets it with the rest of the request's memos (context.ts).
- */
-function lockForUse(ctx: Context, groupId: string): Promise<void> {
-  return perRequest(ctx, `groups.use.${groupId}`, async () => {
-    if (ctx.dialect === 'postgres') await repo.lockForUse(ctx.db, ctx.workspace.id, groupId);
-  });
-}
-
-/**
- * A team's statuses, in order, for writing a task or template with one: the group is locked first
- * (lockForUse) and the caller's access to it confirmed (confirmAccess). Read once per request (a batch
- * asks for every entry).
+ * A team's statuses, in order, for writing a task or template with one: read under the group's lock
+ * (PostgreSQL, FOR KEY SHARE until the transaction ends), so that a task or template written with one
+ * of them cannot meet its removal half way: a removal that came first is seen (400, as after it), one
+ * that comes later sees the task (409 in use, as before it). The caller's access to the group is
+ * confirmed in the same statement (confirmAccess). Read once per request (a batch asks for every
+ * entry); a rollback forgets it with the rest of the request's memos (context.ts).
  */
 export function statusesOfGroup(ctx: Context, groupId: string): Promise<StatusRow[]> {
   return perRequest(ctx, `groups.statuses.${groupId}`, () =>
@@ -134,14 +125,15 @@ async function listForUse<R extends StatusRow | LabelRow>(
   table: 'task_statuses' | 'task_labels',
   groupId: string,
 ): Promise<R[]> {
-  await lockForUse(ctx, groupId);
-  const { rows, access } = await repo.listWithAccess<R>(
+  const { rows, access, stale } = await repo.listWithAccess<R>(
     ctx.db,
     table,
     ctx.workspace.id,
     groupId,
     ctx.actor.id,
+    ctx.dialect === 'postgres',
   );
+  if (stale) throw retryTransaction('the group changed while its lock was waited for');
   await confirmAccess(ctx, groupId, access);
   return rows;
 }

@@ -89,23 +89,6 @@ export function findGroup(
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
-/**
- * Locks a group FOR KEY SHARE (PostgreSQL) until the transaction ends: the lock a foreign key to it
- * takes anyway, but taken before its statuses and labels are read. A change of the group (FOR UPDATE)
- * waits for it, and it for the change. It must stay a statement of its own: a read joined to the lock
- * would see the statuses of the snapshot taken before the wait, not those the change committed
- * (READ COMMITTED re-checks only the locked row), which races.test.ts §10 catches.
- */
-export async function lockForUse(db: Kysely<DB>, workspaceId: string, groupId: string): Promise<void> {
-  await db
-    .selectFrom('groups')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', groupId)
-    .forKeyShare()
-    .execute();
-}
-
 export function findGroupsByIds(db: Kysely<DB>, workspaceId: string, ids: string[]): Promise<GroupRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
@@ -254,9 +237,18 @@ export interface GroupAccess {
 }
 
 /**
- * A group's statuses (or labels), in order, and in the same statement the caller's access to it: read
- * under the group's lock (groups/lookup.ts), so that both are as the lock left them. `access` is
- * undefined when there is no such group.
+ * A group's statuses (or labels), in order, and in the same statement the caller's access to it. `access`
+ * is undefined when there is no such group.
+ *
+ * `lock` (PostgreSQL) also locks the group FOR KEY SHARE until the transaction ends: the lock a foreign
+ * key to it takes anyway, taken before its statuses and labels are used (groups/lookup.ts). A change
+ * of the group (FOR UPDATE) waits for it, and it for the change. But a read joined to a lock reads the
+ * snapshot taken before any wait for it: at READ COMMITTED only the locked row is read again, at its
+ * newest version. So the statement reads the group twice, locked and not, and compares the two
+ * versions (`xmin`, the transaction that wrote each): every change of a group's statuses, labels,
+ * members or privacy updates the group's row under FOR UPDATE (groups/service.ts), so a change
+ * committed after the snapshot leaves them different, and `stale` says the read must be made again,
+ * in a new transaction (races-constraints.test.ts §10 and access-race.test.ts catch a read that is not).
  */
 export async function listWithAccess<R extends StatusRow | LabelRow>(
   db: Kysely<DB>,
@@ -264,10 +256,24 @@ export async function listWithAccess<R extends StatusRow | LabelRow>(
   workspaceId: string,
   groupId: string,
   userId: string,
-): Promise<{ rows: R[]; access?: GroupAccess }> {
+  lock = false,
+): Promise<{ rows: R[]; access?: GroupAccess; stale: boolean }> {
   const columns = table === 'task_statuses' ? STATUS_COLUMNS : LABEL_COLUMNS;
   const found = await db
     .selectFrom('groups as g')
+    .$if(lock, (q) =>
+      q.innerJoin(
+        (eb) =>
+          eb
+            .selectFrom('groups')
+            .select(['id', sql<string>`xmin::text`.as('version')])
+            .where('workspace_id', '=', workspaceId)
+            .where('id', '=', groupId)
+            .forKeyShare()
+            .as('k'),
+        (j) => j.onRef('k.id', '=', 'g.id'),
+      ),
+    )
     .leftJoin('group_members as m', (j) =>
       j
         .onRef('m.workspace_id', '=', 'g.workspace_id')
@@ -279,17 +285,21 @@ export async function listWithAccess<R extends StatusRow | LabelRow>(
       j.onRef('s.workspace_id', '=', 'g.workspace_id').onRef('s.group_id', '=', 'g.id'),
     )
     .select(['g.privacy as access_privacy', 'm.role as access_membership'])
+    .select(lock ? sql<boolean>`k.version <> g.xmin::text`.as('stale') : sql<boolean>`false`.as('stale'))
     .select(columns.map((c) => `s.${c}` as const) as never as ['s.id'])
     .where('g.workspace_id', '=', workspaceId)
     .where('g.id', '=', groupId)
     .orderBy('s.position')
     .execute();
   const first = found[0];
-  if (!first) return { rows: [] };
-  const rows = found.filter((r) => r.id !== null).map(({ access_privacy, access_membership, ...row }) => row);
+  if (!first) return { rows: [], stale: false };
+  const rows = found
+    .filter((r) => r.id !== null)
+    .map(({ access_privacy, access_membership, stale, ...row }) => row);
   return {
     rows: rows as never as R[],
     access: { privacy: first.access_privacy, membership: first.access_membership },
+    stale: Boolean(first.stale),
   };
 }
 

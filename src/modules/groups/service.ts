@@ -293,6 +293,9 @@ export async function upsertGroup(
 
 async function updateGroup(ctx: Context, kind: GroupKind, ref: string, body: AreaUpsertBody, at: string) {
   const current = await loadEditableGroup(ctx, kind, ref);
+  // The group's row is written by every change, members, statuses or labels alone included: a write
+  // that read them under the group's lock tells by the row's version that they changed meanwhile
+  // (repository.ts listWithAccess).
   const changes: Partial<GroupRow> = { updated_at: changedAt(current.updated_at, at) };
   if (body.name !== undefined) changes.name = body.name.trim();
   if (body.publicId !== undefined) changes.public_id = await checkPublicId(ctx, body.publicId, current.id);
