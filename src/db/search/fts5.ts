@@ -219,7 +219,8 @@ export interface TaggedSource<R> {
   target: TaggedTarget;
   listing: Listing<R>;
   alias: string;
-  bySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<R[]>;
+  /** By their seqs, or by a statement that gives them (PostgreSQL's word walks: one round trip). */
+  bySeq(db: Kysely<DB>, workspaceId: string, seqs: number[] | RawBuilder<unknown>): Promise<R[]>;
 }
 
 /** A tagged search: its fields (words, or related tags) and the filters the index carries. */

@@ -95,15 +95,15 @@ export async function wordPage<R>(
     const where = driver !== null && drivesAlone(s, t) ? s.where : [...s.where, condition];
     return { where, live: s.live, driver };
   };
-  // The page's rows are read, and the page cut, as soon as the page is known, while the total may
-  // still be counting (on PostgreSQL a common word's count of up to 1,001 takes longer than the page,
-  // its rows and their presentation, which the search route starts on rowsKnown).
+  // The page is cut as soon as its rows are known, while the total may still be counting (a common
+  // word's count of up to 1,001 can take longer than the page and its presentation, which the search
+  // route starts on rowsKnown).
   const [cut, total] = await Promise.all([
     pageTiers(tiers, tieredStart(order, page), page.limit, async (t, after, n) => {
       const q = await tier(t);
-      return q ? seqPage(ctx, source, q, after?.[0], n) : [];
-    }).then(async (rows) => {
-      const cut = page.cut(await withRows(ctx, source, rows), tieredKey(order));
+      return q ? tierRows(ctx, source, q, after?.[0], n) : [];
+    }).then((rows) => {
+      const cut = page.cut(rows, tieredKey(order));
       page.rowsKnown?.(cut.data.map((hit) => hit.row));
       return cut;
     }),
@@ -131,21 +131,6 @@ interface Walked {
 function drivesAlone(s: WordSearch, t: TierOrTotal): boolean {
   if (!s.fields.every((f) => 'words' in f && f.words.length === 1)) return false;
   return s.fields.length === 1 || (s.mode === 'any' && t === 'matching');
-}
-
-/** The page's seqs as their rows, in the page's order, each with its tier. */
-async function withRows<R>(
-  ctx: TaggedListContext,
-  source: TaggedSource<R>,
-  rows: { row: number; tier: number }[],
-): Promise<Tiered<R>[]> {
-  const seqs = rows.map((r) => r.row);
-  const found = seqs.length > 0 ? await source.bySeq(ctx.db, ctx.workspace.id, seqs) : [];
-  const bySeq = new Map(found.map((r) => [Number(source.listing.order.keyOf(r)[0]), r]));
-  return rows.flatMap(({ row: seq, tier }) => {
-    const row = bySeq.get(seq);
-    return row ? [{ row, tier }] : [];
-  });
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -290,30 +275,30 @@ function rowConditions({ where, live }: Walked): Condition[] {
   return live === null ? where : [...where, live];
 }
 
-/** Up to n seqs of the tier's rows, after `after`, in the listing's order. */
-async function seqPage<R>(
+/** Up to n of the tier's rows, after `after`, in the listing's order. */
+async function tierRows<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
   walked: Walked,
   after: KeyValue | undefined,
   n: number,
-): Promise<number[]> {
+): Promise<R[]> {
   const { driver } = walked;
+  const { order } = source.listing;
   if (driver === null) {
-    const rows = await source.listing.page(
-      ctx.db,
-      ctx.workspace.id,
-      rowConditions(walked),
-      after === undefined ? undefined : [after],
-      n,
-    );
-    return rows.map((r) => Number(source.listing.order.keyOf(r)[0]));
+    const at = after === undefined ? undefined : [after];
+    return source.listing.page(ctx.db, ctx.workspace.id, rowConditions(walked), at, n);
   }
   if (driver.length === 0) return [];
-  const { rows } = await sql<{ seq: string }>`${walk(ctx, source, { ...walked, driver }, after, n)}`.execute(
+  // The walk and its rows in one statement; the rows come in no order.
+  const rows = await source.bySeq(
     ctx.db,
+    ctx.workspace.id,
+    walk(ctx, source, { ...walked, driver }, after, n),
   );
-  return rows.map((r) => Number(r.seq));
+  const seqOf = (row: R) => Number(order.keyOf(row)[0]);
+  const sign = order.columns[0]!.dir === 'desc' ? -1 : 1;
+  return rows.sort((a, b) => sign * (seqOf(a) - seqOf(b)));
 }
 
 /** How many of the tier's rows there are, counting no further than cap + 1. */

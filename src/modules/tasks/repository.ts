@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { CountersUpsert } from '../../db/counters.ts';
 import type { Dialect } from '../../db/index.ts';
 import { defineOrder } from '../../db/keyset.ts';
@@ -70,12 +70,16 @@ export const TASK_LIST = tableListing(
   COLUMNS,
 );
 
-function findTasksBySeq(db: Kysely<DB>, workspaceId: string, seqs: number[]): Promise<TaskRow[]> {
+function findTasksBySeq(
+  db: Kysely<DB>,
+  workspaceId: string,
+  seqs: number[] | RawBuilder<unknown>,
+): Promise<TaskRow[]> {
   return db
     .selectFrom('tasks as t')
     .select(COLUMNS)
     .where('t.workspace_id', '=', workspaceId)
-    .where('t.seq', 'in', seqs)
+    .where('t.seq', 'in', Array.isArray(seqs) ? seqs : sql<number>`(${seqs})`)
     .execute();
 }
 
