@@ -58,8 +58,9 @@ const MAX_TERMS = 64;
 
 /**
  * Below this many rows a candidate is counted exactly when choosing a conjunction's driver. The count
- * is on the page's path, and right after a burst of writes its index entries are not yet all-visible
- * (each one a visit to the table): at 1,000 it cost 11 ms for two common words; at 200, about 2.
+ * is on the page's path (in the statement that expands the word), and right after a burst of writes
+ * its index entries are not yet all-visible (each one a visit to the table): at 1,000 it cost 11 ms
+ * for two common words; at 200, about 2.
  */
 const SMALL = 200;
 
@@ -68,6 +69,12 @@ interface Key {
   term: number;
   field: number;
   word: string;
+}
+
+/** A query word's keys, and their rows counted up to SMALL when a driver is to be chosen among several. */
+interface Candidate {
+  keys: Key[];
+  rows: number;
 }
 
 /** The rows a tier can match are all among the rows of these keys (null: no driver). */
@@ -81,17 +88,16 @@ export async function wordPage<R>(
 ): Promise<Page<Tiered<R>> & Total> {
   const { order } = source.listing;
   if (order.columns.length !== 1) throw new Error('A tagged listing is ordered by its seq alone');
-  const candidates = await fieldCandidates(ctx, source, s.fields);
+  const candidates = await fieldCandidates(ctx, source, s);
   const tiers = tiersFor(s.mode, s.fields.length);
   const conditions = s.fields.map((f) => f.condition);
-  const live = s.live !== null;
   // Every field (one tier, or the first of two) or some field (the second tier, and the total of two).
-  const every = once(() => smallest(ctx, source, candidates.flat(), live));
-  const some = once(() => eachField(ctx, source, candidates, live));
+  const every = smallest(candidates.flat());
+  const some = eachField(candidates);
   const tier = async (t: TierOrTotal): Promise<Walked | null> => {
     const condition = tierCondition(SQL_LOGIC, conditions, s.mode, t);
     if (condition === null) return null;
-    const driver = await (tiers.length === 1 || t === 'all' ? every() : some());
+    const driver = tiers.length === 1 || t === 'all' ? every : some;
     const where = driver !== null && drivesAlone(s, t) ? s.where : [...s.where, condition];
     return { where, live: s.live, driver };
   };
@@ -133,29 +139,24 @@ function drivesAlone(s: WordSearch, t: TierOrTotal): boolean {
   return s.fields.length === 1 || (s.mode === 'any' && t === 'matching');
 }
 
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make();
-    return made;
-  };
-}
-
 /**
  * Each field's candidate drivers: for a text field, one per word (all of a field's words must
- * match, so any one of them will do), its exact words; nothing for a condition field.
+ * match, so any one of them will do), its exact words; nothing for a condition field. Their rows are
+ * counted when there is a choice to make (more than one query word in all).
  */
 async function fieldCandidates<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
-  fields: WordField[],
-): Promise<Key[][][]> {
+  s: WordSearch,
+): Promise<Candidate[][]> {
+  const words = s.fields.reduce((n, f) => n + ('words' in f ? f.words.length : 0), 0);
+  const count = words > 1 ? { live: s.live !== null } : null;
   return Promise.all(
-    fields.map(async (f) => {
+    s.fields.map(async (f) => {
       if (!('words' in f)) return [];
       const field = source.target.fields.indexOf(f.field);
-      const expanded = await Promise.all(f.words.map((w) => expand(ctx, source, field, w)));
-      return expanded.filter((k): k is Key[] => k !== null);
+      const expanded = await Promise.all(f.words.map((w) => expand(ctx, source, field, w, count)));
+      return expanded.filter((c): c is Candidate => c !== null);
     }),
   );
 }
@@ -164,70 +165,59 @@ async function fieldCandidates<R>(
  * The driver of a disjunction (some field): one candidate of each field, together; none when a
  * field has none. (A conjunction's is the smallest candidate of any field.)
  */
-async function eachField<R>(
-  ctx: TaggedListContext,
-  source: TaggedSource<R>,
-  fields: Key[][][],
-  live: boolean,
-): Promise<Driver> {
+function eachField(fields: Candidate[][]): Driver {
   if (fields.some((candidates) => candidates.length === 0)) return null;
-  const chosen = await Promise.all(fields.map((candidates) => smallest(ctx, source, candidates, live)));
+  const chosen = fields.map((candidates) => smallest(candidates));
   return chosen.every((d) => d !== null) ? chosen.flat() : null;
 }
 
 /**
- * The candidate with the fewest rows: each is counted up to SMALL (an index range each). When all
- * have more, the first field's (names are shorter than descriptions, so a word is rarer there), then
- * the longest word (the longer, the rarer, as a rule).
+ * The candidate with the fewest rows (each counted up to SMALL). When all have more, the first
+ * field's (names are shorter than descriptions, so a word is rarer there), then the longest word (the
+ * longer, the rarer, as a rule).
  */
-async function smallest<R>(
-  ctx: TaggedListContext,
-  source: TaggedSource<R>,
-  candidates: Key[][],
-  live: boolean,
-): Promise<Driver> {
-  if (candidates.length <= 1) return candidates[0] ?? null;
+function smallest(candidates: Candidate[]): Driver {
+  if (candidates.length <= 1) return candidates[0]?.keys ?? null;
   // A word no row has: the conjunction matches nothing.
-  const empty = candidates.find((keys) => keys.length === 0);
-  if (empty) return empty;
-  const counts = sql.join(
-    candidates.map(
-      (keys, i) =>
-        sql`(select count(*) from (select 1 from ${sql.table(source.target.words)}
-          where term = any(${keys.map((k) => k.term)}::int[]) ${live ? sql`and live` : sql``}
-          limit ${SMALL}) c) as ${sql.ref(`c${i}`)}`,
-    ),
-  );
-  const { rows } = await sql<Record<string, string>>`select ${counts}`.execute(ctx.db);
+  const empty = candidates.find((c) => c.keys.length === 0);
+  if (empty) return empty.keys;
   // Fewest rows, then the first field, then the longest word (a candidate's shortest expansion).
-  const rank = candidates.map((keys, i) => ({
+  const rank = candidates.map(({ keys, rows }) => ({
     keys,
-    n: Number(rows[0]![`c${i}`]),
-    field: keys[0]?.field ?? 0,
+    rows,
+    field: keys[0]!.field,
     length: Math.min(...keys.map((k) => k.word.length)),
   }));
-  rank.sort((a, b) => a.n - b.n || a.field - b.field || b.length - a.length);
+  rank.sort((a, b) => a.rows - b.rows || a.field - b.field || b.length - a.length);
   return rank[0]!.keys;
 }
 
 /**
  * The indexed words of `field` that `word` is a prefix of, as keys; null when there are more than
- * MAX_TERMS. (A word holds only letters and digits, so nothing sorts after `word` + U+10FFFF.)
+ * MAX_TERMS. (A word holds only letters and digits, so nothing sorts after `word` + U+10FFFF.) With
+ * `count`, the same statement counts their rows (live ones, or all), up to SMALL.
  */
 async function expand<R>(
   ctx: TaggedListContext,
   source: TaggedSource<R>,
   field: number,
   word: string,
-): Promise<Key[] | null> {
-  const { rows } = await sql<{
-    id: number;
-    word: string;
-  }>`select id, word from ${sql.table(source.target.terms)}
-    where workspace_code = ${ctx.workspace.code} and field = ${field}
-    and word >= ${word} and word < ${`${word}\u{10FFFF}`}
-    order by word limit ${MAX_TERMS + 1}`.execute(ctx.db);
-  return rows.length > MAX_TERMS ? null : rows.map((r) => ({ term: Number(r.id), field, word: r.word }));
+  count: { live: boolean } | null,
+): Promise<Candidate | null> {
+  const { terms, words } = source.target;
+  const rowsOf = count
+    ? sql`(select count(*) from (select 1 from ${sql.table(words)} w where w.term in (select id from e)
+        ${count.live ? sql`and w.live` : sql``} limit ${SMALL}) c)`
+    : sql`0`;
+  const { rows } = await sql<{ id: number; word: string; rows: string }>`with e as (
+      select id, word from ${sql.table(terms)}
+      where workspace_code = ${ctx.workspace.code} and field = ${field}
+      and word >= ${word} and word < ${`${word}\u{10FFFF}`}
+      order by word limit ${MAX_TERMS + 1})
+    select id, word, ${rowsOf} as rows from e order by word`.execute(ctx.db);
+  if (rows.length > MAX_TERMS) return null;
+  const keys = rows.map((r) => ({ term: Number(r.id), field, word: r.word }));
+  return { keys, rows: Number(rows[0]?.rows ?? 0) };
 }
 
 /**
