@@ -24,7 +24,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Case, log, measure, type Row, root, rssMb, SECONDS, startFloor, startServer } from './lib.ts';
-import { casesFor, preparePostgres, prepareSqlite, TASKS } from './seeded.ts';
+import { casesFor, preparePostgres, prepareSqlite, settle, TASKS } from './seeded.ts';
 
 // Latency is measured with one connection (a busy single-threaded server mostly measures its queue);
 // throughput with several.
@@ -42,6 +42,7 @@ interface Server {
 async function cairnServer(database: 'sqlite' | 'postgres'): Promise<Server> {
   const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
   const { child, url } = await startServer(prepared.databaseUrl);
+  await settle(prepared.databaseUrl);
   const cases = selected(await casesFor(url, prepared.token, prepared.databaseUrl));
   const label = database === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   return { label, url, token: prepared.token, cases, child, cleanup: prepared.cleanup };
@@ -142,6 +143,7 @@ async function scaling(database: 'sqlite' | 'postgres', counts: number[]): Promi
     const prepared = database === 'sqlite' ? await prepareSqlite() : await preparePostgres();
     const { child, url } = await startServer(prepared.databaseUrl, processes);
     try {
+      await settle(prepared.databaseUrl);
       const cases = (await casesFor(url, prepared.token, prepared.databaseUrl)).filter((c) =>
         SCALING.some((name) => c.name.startsWith(name)),
       );
@@ -199,14 +201,16 @@ async function compare(
   log(`\n== ${database}: ${title}`);
   const prepare = database === 'sqlite' ? prepareSqlite : preparePostgres;
   const copies = [await prepare('before'), await prepare('after')];
+  const sides = [before, after];
   const servers = [
     await startServer(copies[0]!.databaseUrl, 0, before.cwd, before.env),
     await startServer(copies[1]!.databaseUrl, 0, after.cwd, after.env),
   ];
+  for (const copy of copies) await settle(copy.databaseUrl);
   try {
     const [before, after] = [
-      selected(await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl)),
-      selected(await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl)),
+      selected(await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl, sides[0].cwd)),
+      selected(await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl, sides[1].cwd)),
     ];
     console.log(`\nCairn bench: ${TASKS} tasks on ${database}, ${SECONDS} s a run; ${title}\n`);
     console.log(

@@ -107,8 +107,28 @@ export async function preparePostgres(copy = 'run'): Promise<Prepared> {
   };
 }
 
-/** The cases, built from what the seeded workspace holds. */
-export async function casesFor(url: string, token: string, databaseUrl: string): Promise<Case[]> {
+/**
+ * A PostgreSQL copy once its server has started: vacuumed and analyzed, as the template was when it
+ * was seeded. A server that migrated its copy at start may have rebuilt a table, which until
+ * autovacuum comes by (within a minute or so on a running server) has no visibility map: every
+ * index-only scan of it then reads the table too, and a run would measure that.
+ */
+export async function settle(url: string): Promise<void> {
+  if (!url.startsWith('postgres')) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The cases, built from what the seeded workspace holds. `cwd`: the checkout of the server at `url`,
+ * whose CLI makes the member's token (another checkout's would migrate the copy to its own schema).
+ */
+export async function casesFor(url: string, token: string, databaseUrl: string, cwd = root): Promise<Case[]> {
   const api = async (path: string) => {
     const res = await fetch(url + path, { headers: { authorization: `Bearer ${token}` } });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -135,7 +155,9 @@ export async function casesFor(url: string, token: string, databaseUrl: string):
     if (!page.hasMore && !member) throw new Error('the bench team has no member with the member role');
     cursor = `&cursor=${page.nextCursor}`;
   }
-  const memberToken = JSON.parse(cli(['token', 'create', '--user', member.email], databaseUrl, 'pipe')).token;
+  const memberToken = JSON.parse(
+    cli(['token', 'create', '--user', member.email], databaseUrl, 'pipe', cwd),
+  ).token;
   // Task ids to read: one page of the walk.
   const sample = (await api('/v1/tasks/search?limit=100&expand=none')).data.map((t: { id: string }) => t.id);
   // Search words: the 6th and 40th most frequent words of the seed vocabulary (about 12 % and 2 % of names).
