@@ -206,8 +206,8 @@ async function compare(
     await startServer(copies[0]!.databaseUrl, 0, before.cwd, before.env),
     await startServer(copies[1]!.databaseUrl, 0, after.cwd, after.env),
   ];
-  for (const copy of copies) await settle(copy.databaseUrl);
   try {
+    for (const copy of copies) await settle(copy.databaseUrl);
     const [before, after] = [
       selected(await casesFor(servers[0]!.url, copies[0]!.token, copies[0]!.databaseUrl, sides[0].cwd)),
       selected(await casesFor(servers[1]!.url, copies[1]!.token, copies[1]!.databaseUrl, sides[1].cwd)),

@@ -94,7 +94,7 @@ export async function wordPage<R>(
   // Every field (one tier, or the first of two) or some field (the second tier, and the total of two).
   const every = smallest(candidates.flat());
   const some = eachField(candidates);
-  const tier = async (t: TierOrTotal): Promise<Walked | null> => {
+  const tier = (t: TierOrTotal): Walked | null => {
     const condition = tierCondition(SQL_LOGIC, conditions, s.mode, t);
     if (condition === null) return null;
     const driver = tiers.length === 1 || t === 'all' ? every : some;
@@ -106,14 +106,17 @@ export async function wordPage<R>(
   // route starts on rowsKnown).
   const [cut, total] = await Promise.all([
     pageTiers(tiers, tieredStart(order, page), page.limit, async (t, after, n) => {
-      const q = await tier(t);
+      const q = tier(t);
       return q ? tierRows(ctx, source, q, after?.[0], n) : [];
     }).then((rows) => {
       const cut = page.cut(rows, tieredKey(order));
       page.rowsKnown?.(cut.data.map((hit) => hit.row));
       return cut;
     }),
-    tier('matching').then((q) => (q ? countUpTo(ctx, source, q, TEXT_TOTAL_CAP) : 0)),
+    (async () => {
+      const q = tier('matching');
+      return q ? countUpTo(ctx, source, q, TEXT_TOTAL_CAP) : 0;
+    })(),
   ]);
   return { ...cut, ...totalOf(total, TEXT_TOTAL_CAP) };
 }

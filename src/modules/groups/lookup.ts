@@ -133,7 +133,11 @@ async function listForUse<R extends StatusRow | LabelRow>(
     ctx.actor.id,
     ctx.dialect === 'postgres',
   );
-  if (stale) throw retryTransaction('the group changed while its lock was waited for');
+  if (stale) {
+    // What changed may be the caller's access too: the next attempt reads the groups itself.
+    forgetAllMemos(ctx.actor);
+    throw retryTransaction('the group changed while its lock was waited for');
+  }
   await confirmAccess(ctx, groupId, access);
   return rows;
 }
