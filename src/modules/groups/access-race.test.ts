@@ -1,9 +1,9 @@
 // A caller's groups are read with its credential and kept for the whole request (groups/lookup.ts
 // knownGroupVisibility); a write that uses a team's statuses checks the caller's access again under
 // the team's lock. These tests hold a team's lock the way a change of the team does (PostgreSQL: FOR
-// UPDATE, to its commit, with the team's row written) while a member's create waits for it. SQLite has one writer: nothing can
-// commit between a write's lock and its read, so there is no wait to race. The last test, on both,
-// sends a body slowly.
+// UPDATE, to its commit, with the team's row written) while a member's create waits for it. SQLite
+// has one writer: nothing can commit between a write's lock and its read, so there is no wait to
+// race. The last test, on both, sends a body slowly.
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { afterEach, describe, test } from 'node:test';
