@@ -89,10 +89,7 @@ export async function preparePostgres(copy = 'run'): Promise<Prepared> {
     const started = Date.now();
     const token = seedInto(databaseUrl(template));
     log(`seeded PostgreSQL in ${Math.round((Date.now() - started) / 1000)} s; vacuum analyze …`);
-    const vacuum = new pg.Client({ connectionString: databaseUrl(template) });
-    await vacuum.connect();
-    await vacuum.query('vacuum analyze');
-    await vacuum.end();
+    await settle(databaseUrl(template));
     writeFileSync(tokenPath, token);
   }
   await admin.query(`drop database if exists ${run}`);
@@ -108,8 +105,8 @@ export async function preparePostgres(copy = 'run'): Promise<Prepared> {
 }
 
 /**
- * A PostgreSQL copy once its server has started: vacuumed and analyzed, as the template was when it
- * was seeded. A server that migrated its copy at start may have rebuilt a table, which until
+ * A PostgreSQL database vacuumed and analyzed: the template once seeded, and each copy once its server
+ * has started. A server that migrated its copy at start may have rebuilt a table, which until
  * autovacuum comes by (within a minute or so on a running server) has no visibility map: every
  * index-only scan of it then reads the table too, and a run would measure that.
  */
