@@ -112,8 +112,8 @@ async function main(argv: string[]): Promise<void> {
     const database = openDatabase(config.databaseUrl, { preparedStatements: config.pgPreparedStatements });
     try {
       if (values['dry-run']) {
-        const { pending } = await migrationStatus(database);
-        process.stdout.write(`${JSON.stringify({ database: database.description, pending })}\n`);
+        const { pending, offline } = await migrationStatus(database);
+        process.stdout.write(`${JSON.stringify({ database: database.description, pending, offline })}\n`);
         return;
       }
       const { applied } = await migrateToLatest(database);

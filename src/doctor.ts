@@ -92,7 +92,7 @@ async function reachable(database: Database): Promise<Finding> {
 
 async function migrations(database: Database): Promise<Finding> {
   try {
-    const { applied, pending } = await migrationStatus(database);
+    const { applied, pending, offline } = await migrationStatus(database);
     if (pending.length === 0) {
       return { check: 'migrations', ok: true, message: `schema ${applied.at(-1)}, nothing pending` };
     }
@@ -100,7 +100,10 @@ async function migrations(database: Database): Promise<Finding> {
       check: 'migrations',
       ok: false,
       message: `${pending.length} migration(s) pending: ${pending.join(', ')}`,
-      fix: 'run `cairn migrate` (a server also migrates when it starts)',
+      fix:
+        offline.length > 0
+          ? `stop every process of the older version first (${offline.join(', ')} cannot run under them), then run \`cairn migrate\` or start one new process`
+          : 'run `cairn migrate` (a server also migrates when it starts)',
     };
   } catch (error) {
     return {

@@ -20,6 +20,14 @@ export const MIGRATION_NAMES: readonly string[] = readdirSync(FOLDER)
   .filter((name) => name !== undefined)
   .sort();
 
+/**
+ * Migrations no process of an older version may run through (PostgreSQL): they change the type of
+ * columns that an open connection's prepared statements compare with their parameters, so an older
+ * process's queries fail until it is replaced (docs/deployment.md, "Upgrades"). Every other migration
+ * is additive, and a rolling upgrade runs it under the older processes.
+ */
+export const OFFLINE_MIGRATIONS: readonly string[] = ['0020_uuid_ids'];
+
 class Provider implements MigrationProvider {
   readonly #dialect: Dialect;
   constructor(dialect: Dialect) {
@@ -61,6 +69,8 @@ async function appliedMigrations(database: Database): Promise<string[]> {
 export interface MigrationStatus {
   applied: string[];
   pending: string[];
+  /** The pending ones that need every older process stopped first (OFFLINE_MIGRATIONS; PostgreSQL). */
+  offline: string[];
 }
 
 /**
@@ -76,7 +86,12 @@ export async function migrationStatus(database: Database): Promise<MigrationStat
       `the database is at schema ${applied.at(-1)}, made by a newer Cairn; this Cairn knows schemas up to ${MIGRATION_NAMES.at(-1)}: run the newer Cairn, or restore a backup taken before the upgrade`,
     );
   }
-  return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
+  const pending = MIGRATION_NAMES.filter((name) => !applied.includes(name));
+  const offline =
+    database.dialect === 'postgres' && applied.length > 0
+      ? pending.filter((name) => OFFLINE_MIGRATIONS.includes(name))
+      : [];
+  return { applied, pending, offline };
 }
 
 export function migrateToLatest(database: Database): Promise<MigrateResult> {

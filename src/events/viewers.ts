@@ -48,7 +48,7 @@ export async function loadViewers(
       ? sql<ViewerRow>`select ${columns} from json_each(${ids}) j
           join users u on u.workspace_id = ${workspaceId} and u.id = j.value ${members}`
       : sql<ViewerRow>`select ${columns} from users u ${members}
-          where u.workspace_id = ${workspaceId} and u.id = any(cast(${ids} as text[]))`;
+          where u.workspace_id = ${workspaceId} and u.id = any(${ids})`;
   const [groups, rows] = await Promise.all([
     db
       .selectFrom('groups')

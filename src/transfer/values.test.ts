@@ -75,7 +75,7 @@ describe('a value the API would not have written is refused, and nothing is impo
     assert.equal(typeof made.token, 'string');
   });
 
-  test('booleans, timestamps, text, nulls and the set of columns', async () => {
+  test('booleans, timestamps, ids, text, nulls and the set of columns', async () => {
     const shape = 'must be a timestamp as Cairn stores it (2026-11-24T09:15:02.118Z), in the years 1 to 9999';
     // [table, column, value (undefined: left out), the message after "line N: "]
     const cases: [string, string, unknown, string][] = [
@@ -98,6 +98,13 @@ describe('a value the API would not have written is refused, and nothing is impo
       ['tasks', 'colour', 'red', 'tasks.colour is not a column of this table'],
       ['tasks', 'visibility', undefined, 'tasks.visibility is missing'],
       ['tasks', 'public_id', '12', 'tasks.public_id must be an integer from 1 to 2147483647 (got "12")'],
+      ['tasks', 'assigned_to_id', 'ada', 'tasks.assigned_to_id must be a lower-case UUID (got "ada")'],
+      [
+        'groups',
+        'id',
+        'A0000000-0000-4000-8000-000000000000',
+        'groups.id must be a lower-case UUID (got "A0000000-0000-4000-8000-000000000000")',
+      ],
     ];
     for (const [table, column, value, message] of cases) {
       const [lines, n] = edited(table, (row) => {
@@ -134,10 +141,14 @@ test("each column's kind agrees with this database's own type for it", async () 
       const kind = rules.get(table.name)!.get(column)!.kind;
       assert.equal(kind, kindOf(table.name, column, type === 'integer' || type === 'bigint'));
       const expected = onPostgres
-        ? { text: 'text', integer: 'integer', boolean: 'boolean', timestamp: 'timestamp with time zone' }[
-            kind
-          ]
-        : { text: 'text', integer: 'integer', boolean: 'integer', timestamp: 'text' }[kind];
+        ? {
+            text: 'text',
+            id: 'uuid',
+            integer: 'integer',
+            boolean: 'boolean',
+            timestamp: 'timestamp with time zone',
+          }[kind]
+        : { text: 'text', id: 'text', integer: 'integer', boolean: 'integer', timestamp: 'text' }[kind];
       assert.equal(type, expected, `${table.name}.${column}`);
     }
   }

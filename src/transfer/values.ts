@@ -9,7 +9,7 @@ import type { DB } from '../db/types.ts';
 import { unstorableString } from '../http/validation.ts';
 import { booleansOf, datesOf, exportedColumns, TABLES } from './tables.ts';
 
-export type Kind = 'text' | 'integer' | 'boolean' | 'timestamp';
+export type Kind = 'text' | 'id' | 'integer' | 'boolean' | 'timestamp';
 
 export interface ColumnRule {
   kind: Kind;
@@ -31,10 +31,20 @@ const RANGES: Record<string, { min: number; max: number }> = {
 export function kindOf(table: keyof DB, column: string, integer: boolean): Kind {
   if (booleansOf(table).includes(column)) return 'boolean';
   if (integer) return 'integer';
+  // Ids are lower-case UUIDs, `uuid` on PostgreSQL (migration 0020), which refuses anything else;
+  // publicIds are the resource's own numbers or keys.
+  if (isIdColumn(column)) return 'id';
   // Timestamps are text on SQLite: every column ending in `_at`, and those the table's spec names as
   // dates (a test holds this to PostgreSQL's types).
   return column.endsWith('_at') || datesOf(table).includes(column) ? 'timestamp' : 'text';
 }
+
+/** Whether a column holds an id: `id` and every `…_id` but a publicId. */
+function isIdColumn(column: string): boolean {
+  return column === 'id' || (column.endsWith('_id') && column !== 'public_id');
+}
+
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface StoredColumn {
   name: string;
@@ -67,7 +77,7 @@ export async function columnRules(
       const column = byName.get(name);
       // The one column that is not stored: a subscription's place, as the id of an event (or none).
       if (!column) {
-        rules.set(name, { kind: 'text', nullable: true });
+        rules.set(name, { kind: 'id', nullable: true });
         continue;
       }
       const kind = kindOf(table.name, name, column.type === 'integer' || column.type === 'bigint');
@@ -122,6 +132,8 @@ function misfit(rule: ColumnRule, value: unknown): string | null {
     case 'text':
       if (typeof value !== 'string') return 'must be text';
       return unstorableString(value, '')?.message ?? null;
+    case 'id':
+      return typeof value === 'string' && STORED_ID.test(value) ? null : 'must be a lower-case UUID';
     case 'timestamp':
       return typeof value === 'string' && isStoredTimestamp(value)
         ? null

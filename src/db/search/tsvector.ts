@@ -63,9 +63,12 @@ export class TsvectorSearch implements TsvectorProvider {
     const sets = target.fields.map(
       (f) => sql`${sql.ref(`${f}_tsv`)} = array_to_tsvector(${sql.ref(`v.w_${f}`)})`,
     );
+    // The rows are found by `= any` (its array takes the id column's type, uuid since migration
+    // 0020) and matched to their words as text, so the statement runs on either type of column.
     await sql`update ${sql.table(target.table)} as t set ${sql.join(sets)}
       from (values ${sql.join(tuples)}) as v (id, ${names})
-      where t.workspace_id = ${rows[0]!.row.workspaceId} and t.id = v.id`.execute(db);
+      where t.workspace_id = ${rows[0]!.row.workspaceId} and t.id = any(${rows.map((r) => r.row.id)})
+        and t.id::text = v.id`.execute(db);
   }
 
   matches(_target: SearchTarget, alias: string, queries: FieldQuery[], mode: MatchMode): RawBuilder<SqlBool> {

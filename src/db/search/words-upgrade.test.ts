@@ -9,7 +9,7 @@ import { loadConfig } from '../../config.ts';
 import { bootstrap } from '../../modules/workspaces/service.ts';
 import { client, onPostgres, openTestDatabase } from '../../test/helpers.ts';
 import { taskWordsAgainstVectors } from '../../test/task-words.ts';
-import { migrateToLatest, migrateUpTo } from '../migrate.ts';
+import { migrateUpTo } from '../migrate.ts';
 
 test('migration 0019 marks the words of deleted tasks, and searches answer as before', {
   skip: !onPostgres && 'PostgreSQL only',
@@ -35,7 +35,7 @@ test('migration 0019 marks the words of deleted tasks, and searches answer as be
   assert.equal((await api.delete(`/v1/tasks/${ids[1]}`)).status, 204);
   assert.equal((await api.delete(`/v1/tasks/${ids[3]}`)).status, 204);
 
-  assert.deepEqual((await migrateToLatest(database)).applied, ['0019_task_words_live']);
+  assert.deepEqual((await migrateUpTo(database, '0019_task_words_live')).applied, ['0019_task_words_live']);
   const { missing, extra, stored } = await taskWordsAgainstVectors(database.db);
   assert.deepEqual({ missing, extra }, { missing: 0, extra: 0 });
   assert.ok(stored > 0);

@@ -104,7 +104,7 @@ function ofIds(dialect: Dialect, table: string, column: string, ws: string, ids:
   const col = sql.raw(`${alias}.${column}`);
   return dialect === 'sqlite'
     ? sql`json_each(${ids}) j join ${t} on ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = j.value`
-    : sql`${t} where ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = any(cast(${ids} as text[]))`;
+    : sql`${t} where ${sql.raw(alias)}.workspace_id = ${ws} and ${col} = any(${ids})`;
 }
 
 /** Ids as one argument of ofIds: a JSON array on SQLite, an array on PostgreSQL (pg writes its literal). */
@@ -121,9 +121,9 @@ function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids:
       ? sql`json_each(${tasks}) j join task_label_links l on l.workspace_id = ${ws} and l.task_id = j.value
         join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id`
       : sql`task_label_links l join task_labels tl on tl.workspace_id = l.workspace_id and tl.id = l.label_id
-        where l.workspace_id = ${ws} and l.task_id = any(cast(${tasks} as text[]))`;
+        where l.workspace_id = ${ws} and l.task_id = any(${tasks})`;
   const parts = [
-    sql`select 'l' as k, l.task_id as a, l.label_id as b, cast(tl.position as text) as c,
+    sql`select 'l' as k, l.task_id as a, cast(l.label_id as text) as b, cast(tl.position as text) as c,
       cast(null as text) as d from ${links}`,
   ];
   if (joined.includes('status')) {
@@ -141,7 +141,7 @@ function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids:
       sql`select 'p', p.id, p.name, null, null from ${ofIds(dialect, 'projects p', 'id', ws, projects)}`,
     );
     parts.push(
-      sql`select 't', pt.project_id, pt.group_id, null, null
+      sql`select 't', pt.project_id, cast(pt.group_id as text), null, null
         from ${ofIds(dialect, 'project_teams pt', 'project_id', ws, projects)}`,
     );
   }

@@ -46,8 +46,10 @@ async function seedEvents(): Promise<void> {
     dialect === 'postgres'
       ? sql`generate_series(1, ${EVENTS}) as n(i)`
       : sql`(with recursive n(i) as (select 1 union all select i + 1 from n where i < ${EVENTS}) select i from n) n`;
+  // Ids are uuid on PostgreSQL (migration 0020), which makes them itself; text on SQLite.
+  const id = dialect === 'postgres' ? sql`gen_random_uuid()` : sql`${sql.lit(randomUUID())} || '-' || i`;
   await sql`insert into events (workspace_id, id, type, entity_type, entity_id, actor_id, created_at, tx)
-    select ${ws.workspace.id}, ${sql.lit(randomUUID())} || '-' || i, ${type}, 'task', 'x', ${ws.user.id}, ${new Date().toISOString()}, ${dialect === 'postgres' ? sql`1000 + i / 4` : sql`0`}
+    select ${ws.workspace.id}, ${id}, ${type}, 'task', ${randomUUID()}, ${ws.user.id}, ${new Date().toISOString()}, ${dialect === 'postgres' ? sql`1000 + i / 4` : sql`0`}
     from ${numbers}`.execute(db);
 }
 await seedEvents();
