@@ -3,7 +3,8 @@
 // within their column's range (a larger number is simply not found, never a database error), text
 // publicIds as they are. Body and query ids with `format: uuid` are lower-cased by validation itself
 // (validation.ts, the `lowercase` keyword of schemas.ts Uuid).
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in its plain form, in any case: what the `uuid` format of every schema accepts (validation.ts). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The largest publicId a number column holds (PostgreSQL integer). */
 const MAX_PUBLIC_NUMBER = 2_147_483_647;

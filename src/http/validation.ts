@@ -6,6 +6,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.ts';
+import { UUID } from './ids.ts';
 import { Color, Name } from './schemas.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
@@ -24,7 +25,10 @@ const base: Options = {
 
 function make(options: Options): Ajv {
   const ajv = new Ajv({ ...base, ...options });
-  addFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
+  addFormats(ajv, ['date-time', 'date', 'uri', 'email']);
+  // Not ajv-formats' `uuid`, which also takes `urn:uuid:…`: PostgreSQL's uuid column refuses that form
+  // with an error, where a plain text id simply found nothing. A UUID is its plain form only.
+  ajv.addFormat('uuid', UUID);
   // `lowercase: true` (schemas.ts Uuid): ids are case-insensitive and stored lower-case, so a valid
   // string is lower-cased where it stands, once, for every body and query field that is a UUID.
   ajv.addKeyword({

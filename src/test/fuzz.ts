@@ -76,6 +76,11 @@ const NASTY: unknown[] = [
 
 const NASTY_TEXT = NASTY.filter((v): v is string => typeof v === 'string');
 
+/** UUIDs spelled as PostgreSQL's uuid input or other libraries may take them, but the API does not. */
+const otherUuids = fc.uuid().chain((u) =>
+  fc.constantFrom(`urn:uuid:${u}`, `{${u}}`, u.replaceAll('-', ''), u.toUpperCase(), ` ${u}`, `${u}\n`),
+);
+
 // Rich text fields (marked x-rich-text) also get the inputs that make Markdown and HTML converters
 // slow (src/test/pathological.ts), at a tenth of the size limit so that a run stays quick.
 const PATHOLOGICAL = pathologicalCorpus(20_000).map((c) => c.input);
@@ -135,7 +140,7 @@ function arbitraryFor(
       );
     } else if (t === 'string') {
       if (schema.format === 'uuid' || /uuid|[0-9a-f]\{8\}/i.test(schema.pattern ?? '')) {
-        options.push(ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), fc.uuid()) : fc.uuid());
+        options.push(ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), fc.uuid()) : fc.uuid(), otherUuids);
       } else if (schema.format === 'date-time') {
         options.push(
           fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString()),
@@ -222,6 +227,7 @@ export function requests(
     fc.constantFrom('0', '-1', '99999999999', '1', 'ENG', 'nope', 'x'.repeat(300)),
     fc.constantFrom(...NASTY_TEXT),
     fc.uuid(),
+    otherUuids,
   );
   return fc.constantFrom(...operations).chain((op) => {
     const pathParams = op.params.filter((p) => p.in === 'path');

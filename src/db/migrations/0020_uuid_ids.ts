@@ -4,12 +4,15 @@
 //
 // Nothing else changes for the code: the driver reads a uuid back as the same lower-case text, `uuid`
 // orders by its bytes as the "C" collation ordered the text (cursors and tie-breaks keep their order),
-// and every id a request names is checked to be a UUID before any query binds it (http/ids.ts, the
-// `Uuid` schema), where PostgreSQL would refuse a malformed one with an error.
+// and every id a request names is checked to be a plain UUID before any query binds it (http/ids.ts,
+// the `Uuid` schema and validation.ts's `uuid` format), where PostgreSQL would refuse a malformed one
+// with an error.
 //
 // A foreign key needs both of its sides of one type, so the keys are dropped, every column changed
 // (one rewrite of each table, its indexes rebuilt), and the keys added back as they were, checked
-// again. Each table is locked for its rewrite: the time is in CHANGELOG.md's upgrade notes.
+// again. Pending migrations run in one transaction, so every table stays locked to the end: the time
+// is in CHANGELOG.md's upgrade notes. Processes of an older version cannot run through it (their
+// prepared statements bind ids as text): it is one of migrate.ts's OFFLINE_MIGRATIONS.
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../index.ts';
 

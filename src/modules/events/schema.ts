@@ -111,7 +111,7 @@ export const EventFeedQuery = Type.Object({
   ),
   entityId: Type.Optional(
     Type.String({
-      format: 'uuid',
+      ...Uuid,
       description:
         "Only the events of this resource (a task's, a project's, …, by its UUID), for its history; " +
         'positions and cursors are the same as without it',
