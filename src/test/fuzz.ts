@@ -77,9 +77,11 @@ const NASTY: unknown[] = [
 const NASTY_TEXT = NASTY.filter((v): v is string => typeof v === 'string');
 
 /** UUIDs spelled as PostgreSQL's uuid input or other libraries may take them, but the API does not. */
-const otherUuids = fc.uuid().chain((u) =>
-  fc.constantFrom(`urn:uuid:${u}`, `{${u}}`, u.replaceAll('-', ''), u.toUpperCase(), ` ${u}`, `${u}\n`),
-);
+const otherUuids = fc
+  .uuid()
+  .chain((u) =>
+    fc.constantFrom(`urn:uuid:${u}`, `{${u}}`, u.replaceAll('-', ''), u.toUpperCase(), ` ${u}`, `${u}\n`),
+  );
 
 // Rich text fields (marked x-rich-text) also get the inputs that make Markdown and HTML converters
 // slow (src/test/pathological.ts), at a tenth of the size limit so that a run stays quick.
