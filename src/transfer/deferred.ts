@@ -25,6 +25,12 @@ interface Dropped {
   make: string;
 }
 
+/** Work an import leaves for its end: what it is (null: none), and doing it (before the commit). */
+export interface Deferred {
+  what: string | null;
+  finish: () => Promise<unknown>;
+}
+
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** The secondary indexes of `table`: not unique, not a constraint's. */
@@ -70,13 +76,13 @@ async function isEmpty(db: Kysely<DB>, table: string): Promise<boolean> {
 
 /**
  * Drops the secondary indexes of each of `tables` that holds no rows, and on PostgreSQL the foreign
- * keys between two such tables; the returned function makes them again (call it before the commit).
+ * keys between two such tables; `finish` makes them again.
  */
 export async function deferIndexesAndKeys(
   db: Kysely<DB>,
   dialect: Dialect,
   tables: readonly string[],
-): Promise<() => Promise<void>> {
+): Promise<Deferred> {
   const empty = new Map<string, boolean>();
   const emptied = async (table: string) => {
     let known = empty.get(table);
@@ -95,7 +101,11 @@ export async function deferIndexesAndKeys(
     for (const key of await foreignKeys(db, table)) if (await emptied(key.references)) keys.push(key);
   }
   for (const { drop } of [...keys, ...indexes]) await sql.raw(drop).execute(db);
-  return async () => {
+  const what =
+    indexes.length + keys.length === 0
+      ? null
+      : `building ${indexes.length} indexes${keys.length > 0 ? ` and checking ${keys.length} foreign keys` : ''}`;
+  const finish = async () => {
     if (dialect === 'postgres' && indexes.length > 0) {
       // Index builds sort in memory up to this (the default, 64 MB, spills 100,000 tasks to disk).
       await sql`set local maintenance_work_mem = '256MB'`.execute(db);
@@ -109,4 +119,5 @@ export async function deferIndexesAndKeys(
       }
     }
   };
+  return { what, finish };
 }

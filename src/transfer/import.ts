@@ -13,7 +13,7 @@ import type { Database } from '../db/index.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DB } from '../db/types.ts';
-import { deferIndexesAndKeys } from './deferred.ts';
+import { type Deferred, deferIndexesAndKeys } from './deferred.ts';
 import { type Header, schemaVersion } from './export.ts';
 import { ImportError, Loader } from './loader.ts';
 import { FORMAT, FORMAT_VERSION, TABLES } from './tables.ts';
@@ -159,8 +159,9 @@ export async function importData(
           );
           const fillWords = await deferTaskWords(tx.db, target.dialect);
           const loaded = await loadFile(loader, file, schema);
-          await rebuild();
-          await fillWords();
+          // The rows are in; what was left for the end can take as long again, so it says so.
+          await timed(progress, rebuild);
+          await timed(progress, fillWords);
           return loaded;
         } catch (error) {
           await loader.abort();
@@ -181,8 +182,22 @@ export async function importData(
   // Fresh statistics for the new rows, on both databases: PostgreSQL would plan its first queries on
   // them as if the tables were empty, and SQLite's `pragma optimize` (sqlite-driver.ts) would analyze
   // them only at the next open or hourly turn.
-  if (result.rows > 0) await sql.raw('analyze').execute(database.db);
+  if (result.rows > 0) {
+    await timed(progress, {
+      what: 'statistics of the new rows',
+      finish: () => sql.raw('analyze').execute(database.db),
+    });
+  }
   return result;
+}
+
+/** One of the import's closing steps, said before it starts and when it is done (when there is one). */
+async function timed(progress: (line: string) => void, step: Deferred): Promise<void> {
+  if (step.what === null) return;
+  const started = Date.now();
+  progress(`import: ${step.what} …`);
+  await step.finish();
+  progress(`import: ${step.what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**

@@ -138,7 +138,28 @@ const source = await exported(f.database);
 
 describe(`export → import into ${targetDialect}`, async () => {
   const target = await fresh(targetDialect);
-  const imported = await importData(target, text(source));
+  const said: string[] = [];
+  const imported = await importData(target, text(source), { progress: (line) => said.push(line) });
+
+  test('the steps after the rows say when they start and how long they took', () => {
+    // Timings vary; the lines, in their order, do not.
+    const steps = said
+      .filter((l) => / …$|: done in \d+\.\d s$/.test(l))
+      .map((l) => l.replace(/\d+\.\d s$/, 'N s'));
+    const indexes = steps[0]!.match(
+      /^import: (building \d+ indexes( and checking \d+ foreign keys)?) …$/,
+    )?.[1];
+    assert.ok(indexes, steps[0]);
+    assert.equal(/foreign keys/.test(indexes), targetDialect === 'postgres');
+    const words = "filling the task search's words tables";
+    assert.deepEqual(steps, [
+      `import: ${indexes} …`,
+      `import: ${indexes}: done in N s`,
+      ...(targetDialect === 'postgres' ? [`import: ${words} …`, `import: ${words}: done in N s`] : []),
+      'import: statistics of the new rows …',
+      'import: statistics of the new rows: done in N s',
+    ]);
+  });
 
   test('every row arrives, and exporting again gives the same rows', async () => {
     assert.deepEqual(imported.imported.sort(), [f.ws.workspace.id, other.ws.workspace.id].sort());
@@ -270,11 +291,22 @@ describe(`export → import into ${targetDialect}`, async () => {
 
   test('a second run changes nothing and says each workspace was skipped', async () => {
     const before = await exported(target);
-    const again = await importData(target, text(source));
+    const againSaid: string[] = [];
+    const again = await importData(target, text(source), { progress: (line) => againSaid.push(line) });
     assert.deepEqual(again.imported, []);
     assert.deepEqual(again.skipped.sort(), [f.ws.workspace.id, other.ws.workspace.id].sort());
     assert.equal(again.rows, 0);
     assert.deepEqual(rowsOf(await exported(target)), rowsOf(before));
+    // No rows, so no words to fill and no statistics to take (tables still empty keep their indexes
+    // put aside and made again, which is all the run says besides the skipped workspaces).
+    assert.deepEqual(
+      againSaid.filter(
+        (l) =>
+          l.endsWith(' …') && !/^import: building \d+ indexes( and checking \d+ foreign keys)? …$/.test(l),
+      ),
+      [],
+    );
+    assert.ok(againSaid.some((l) => l.endsWith('already in this database: skipped')));
   });
 });
 
