@@ -162,31 +162,58 @@ function distinct(rows: readonly TaskRow[], column: keyof TaskRow): Set<unknown>
 
 /** The rows of one statement back to each task's labels and expansions (ExpansionColumns). */
 function expansionsByRow(rows: readonly TaskRow[], found: PartRow[]): ExpansionColumns[] {
+  // One map per kind, keyed by the id itself: a page looks up four of them for each of its rows.
   const labels = new Map<string, { id: string; position: number }[]>();
-  const byKind = new Map<string, PartRow>();
   const teams = new Map<string, string[]>();
+  const kinds = {
+    s: new Map<string, PartRow>(),
+    g: new Map<string, PartRow>(),
+    p: new Map<string, PartRow>(),
+    u: new Map<string, PartRow>(),
+  };
   for (const r of found) {
     if (r.k === 'l') {
-      const list = labels.get(r.a) ?? [];
-      list.push({ id: r.b, position: Number(r.c) });
-      labels.set(r.a, list);
-    } else if (r.k === 't') teams.set(r.a, [...(teams.get(r.a) ?? []), r.b]);
-    else byKind.set(`${r.k}:${r.a}`, r);
+      const list = labels.get(r.a);
+      if (list) list.push({ id: r.b, position: Number(r.c) });
+      else labels.set(r.a, [{ id: r.b, position: Number(r.c) }]);
+    } else if (r.k === 't') {
+      const list = teams.get(r.a);
+      if (list) list.push(r.b);
+      else teams.set(r.a, [r.b]);
+    } else kinds[r.k].set(r.a, r);
   }
   return rows.map((row) => {
-    const s = byKind.get(`s:${row.status_id}`);
-    const g = byKind.get(`g:${row.group_id}`);
-    const p = row.project_id === null ? undefined : byKind.get(`p:${row.project_id}`);
-    const u = row.assigned_to_id === null ? undefined : byKind.get(`u:${row.assigned_to_id}`);
     // In their team's order, as a task's own statement aggregates them.
-    const own = (labels.get(row.id) ?? []).sort((x, y) => x.position - y.position);
-    return {
-      label_ids: own.map((l) => l.id),
-      ...(s && { s_id: s.a, s_name: s.b, s_stage: s.c as TaskStage, s_color: s.d! }),
-      ...(g && { g_id: g.a, g_name: g.b, g_public_id: g.c! }),
-      ...(p && { p_id: p.a, p_name: p.b, p_teams: teams.get(p.a) ?? [] }),
-      ...(u && { u_id: u.a, u_name: u.b, u_email: u.c }),
+    const own = labels.get(row.id);
+    const out: ExpansionColumns = {
+      label_ids: own ? own.sort((x, y) => x.position - y.position).map((l) => l.id) : [],
     };
+    const s = kinds.s.get(row.status_id);
+    if (s) {
+      out.s_id = s.a;
+      out.s_name = s.b;
+      out.s_stage = s.c as TaskStage;
+      out.s_color = s.d!;
+    }
+    const g = kinds.g.get(row.group_id);
+    if (g) {
+      out.g_id = g.a;
+      out.g_name = g.b;
+      out.g_public_id = g.c!;
+    }
+    const p = row.project_id === null ? undefined : kinds.p.get(row.project_id);
+    if (p) {
+      out.p_id = p.a;
+      out.p_name = p.b;
+      out.p_teams = teams.get(p.a) ?? [];
+    }
+    const u = row.assigned_to_id === null ? undefined : kinds.u.get(row.assigned_to_id);
+    if (u) {
+      out.u_id = u.a;
+      out.u_name = u.b;
+      out.u_email = u.c;
+    }
+    return out;
   });
 }
 
