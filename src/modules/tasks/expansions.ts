@@ -153,11 +153,22 @@ function pageParts(dialect: Dialect, joined: readonly Joined[], ws: string, ids:
   return sql<PartRow>`${sql.join(parts, sql` union all `)}`;
 }
 
-/** The distinct non-null values of a column of the rows. */
-function distinct(rows: readonly TaskRow[], column: keyof TaskRow): Set<unknown> {
-  const out = new Set<unknown>();
-  for (const row of rows) if (row[column] !== null) out.add(row[column]);
-  return out;
+/** The distinct ids a page's expansions look up: its tasks, statuses, teams, projects and assignees. */
+function idsOf(rows: readonly TaskRow[]): Set<string>[] {
+  const tasks = new Set<string>();
+  const statuses = new Set<string>();
+  const groups = new Set<string>();
+  const projects = new Set<string>();
+  const users = new Set<string>();
+  // One pass, each column by name: a column chosen by a variable made every read a keyed lookup.
+  for (const row of rows) {
+    tasks.add(row.id);
+    statuses.add(row.status_id);
+    groups.add(row.group_id);
+    if (row.project_id !== null) projects.add(row.project_id);
+    if (row.assigned_to_id !== null) users.add(row.assigned_to_id);
+  }
+  return [tasks, statuses, groups, projects, users];
 }
 
 /** The rows of one statement back to each task's labels and expansions (ExpansionColumns). */
@@ -242,13 +253,7 @@ export async function expansionsOf(
   const run = statement(`${dialect}:page:${joined.join(',')}`, (ws, ...ids) =>
     pageParts(dialect, joined, String(ws), ids.map(String)),
   );
-  const ids = [
-    idList(dialect, distinct(rows, 'id')),
-    idList(dialect, distinct(rows, 'status_id')),
-    idList(dialect, distinct(rows, 'group_id')),
-    idList(dialect, distinct(rows, 'project_id')),
-    idList(dialect, distinct(rows, 'assigned_to_id')),
-  ];
+  const ids = idsOf(rows).map((set) => idList(dialect, set));
   return expansionsByRow(rows, (await run(db, workspaceId, ...ids)) as PartRow[]);
 }
 
