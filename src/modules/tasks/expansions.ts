@@ -8,6 +8,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/index.ts';
 import { preparedSql } from '../../db/prepared.ts';
+import { groupBy } from '../../db/rows.ts';
 import type { DB, TaskStage } from '../../db/types.ts';
 import { TASK_COLUMNS, type TaskRow } from './repository.ts';
 
@@ -173,52 +174,51 @@ function idsOf(rows: readonly TaskRow[]): Set<string>[] {
 
 /** The rows of one statement back to each task's labels and expansions (ExpansionColumns). */
 function expansionsByRow(rows: readonly TaskRow[], found: PartRow[]): ExpansionColumns[] {
-  // One map per kind, keyed by the id itself: a page looks up four of them for each of its rows.
-  const labels = new Map<string, { id: string; position: number }[]>();
-  const teams = new Map<string, string[]>();
-  const kinds = {
-    s: new Map<string, PartRow>(),
-    g: new Map<string, PartRow>(),
-    p: new Map<string, PartRow>(),
-    u: new Map<string, PartRow>(),
-  };
-  for (const r of found) {
-    if (r.k === 'l') {
-      const list = labels.get(r.a);
-      if (list) list.push({ id: r.b, position: Number(r.c) });
-      else labels.set(r.a, [{ id: r.b, position: Number(r.c) }]);
-    } else if (r.k === 't') {
-      const list = teams.get(r.a);
-      if (list) list.push(r.b);
-      else teams.set(r.a, [r.b]);
-    } else kinds[r.k].set(r.a, r);
-  }
+  // The statement's rows by kind, then each kind by the id itself: a page looks up four of them for
+  // each of its rows.
+  const byKind = groupBy(found, (r) => r.k);
+  const ofKind = (k: PartRow['k']) => byKind.get(k) ?? [];
+  const labels = groupBy(
+    ofKind('l'),
+    (r) => r.a,
+    (r) => ({ id: r.b, position: Number(r.c) }),
+  );
+  const teams = groupBy(
+    ofKind('t'),
+    (r) => r.a,
+    (r) => r.b,
+  );
+  const byItsId = (k: PartRow['k']) => new Map(ofKind(k).map((r) => [r.a, r]));
+  const statuses = byItsId('s');
+  const groups = byItsId('g');
+  const projects = byItsId('p');
+  const users = byItsId('u');
   return rows.map((row) => {
     // In their team's order, as a task's own statement aggregates them.
     const own = labels.get(row.id);
     const out: ExpansionColumns = {
       label_ids: own ? own.sort((x, y) => x.position - y.position).map((l) => l.id) : [],
     };
-    const s = kinds.s.get(row.status_id);
+    const s = statuses.get(row.status_id);
     if (s) {
       out.s_id = s.a;
       out.s_name = s.b;
       out.s_stage = s.c as TaskStage;
       out.s_color = s.d!;
     }
-    const g = kinds.g.get(row.group_id);
+    const g = groups.get(row.group_id);
     if (g) {
       out.g_id = g.a;
       out.g_name = g.b;
       out.g_public_id = g.c!;
     }
-    const p = row.project_id === null ? undefined : kinds.p.get(row.project_id);
+    const p = row.project_id === null ? undefined : projects.get(row.project_id);
     if (p) {
       out.p_id = p.a;
       out.p_name = p.b;
       out.p_teams = teams.get(p.a) ?? [];
     }
-    const u = row.assigned_to_id === null ? undefined : kinds.u.get(row.assigned_to_id);
+    const u = row.assigned_to_id === null ? undefined : users.get(row.assigned_to_id);
     if (u) {
       out.u_id = u.a;
       out.u_name = u.b;
