@@ -6,6 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/index.ts';
 import type { DB } from '../db/types.ts';
+import { UUID } from '../http/ids.ts';
 import { unstorableString } from '../http/validation.ts';
 import { booleansOf, datesOf, exportedColumns, TABLES } from './tables.ts';
 
@@ -44,7 +45,8 @@ function isIdColumn(column: string): boolean {
   return column === 'id' || (column.endsWith('_id') && column !== 'public_id');
 }
 
-const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** http/ids.ts's UUID as stored: lower-case only (the API lower-cases every id it is sent). */
+const STORED_ID = new RegExp(UUID.source);
 
 interface StoredColumn {
   name: string;
