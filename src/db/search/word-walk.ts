@@ -101,6 +101,7 @@ export async function wordPage<R>(
     const where = driver !== null && drivesAlone(s, t) ? s.where : [...s.where, condition];
     return { where, live: s.live, driver };
   };
+  const matching = tier('matching');
   // The page is cut as soon as its rows are known, while the total may still be counting (a common
   // word's count of up to 1,001 can take longer than the page and its presentation, which the search
   // route starts on rowsKnown).
@@ -113,10 +114,7 @@ export async function wordPage<R>(
       page.rowsKnown?.(cut.data.map((hit) => hit.row));
       return cut;
     }),
-    (async () => {
-      const q = tier('matching');
-      return q ? countUpTo(ctx, source, q, TEXT_TOTAL_CAP) : 0;
-    })(),
+    matching ? countUpTo(ctx, source, matching, TEXT_TOTAL_CAP) : 0,
   ]);
   return { ...cut, ...totalOf(total, TEXT_TOTAL_CAP) };
 }
