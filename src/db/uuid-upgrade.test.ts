@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { bootstrap } from '../modules/workspaces/service.ts';
-import { client, onPostgres, openTestDatabase } from '../test/helpers.ts';
+import { client, eventsOfEntity, onPostgres, openTestDatabase } from '../test/helpers.ts';
 import { type Database, openDatabase } from './index.ts';
 import { migrateToLatest, migrateUpTo, migrationStatus } from './migrate.ts';
 
@@ -78,12 +78,8 @@ test('migration 0020 makes every id a uuid, keeps every key, and the API answers
         return typeof res.body.nextCursor === 'string' ? { ...res.body, nextCursor: 'a cursor' } : res.body;
       }),
     );
-  // The feed shows an event once every transaction begun before it has ended (events/stream.ts):
-  // wait until the task's create is there, so that both reads see the same events.
-  for (let i = 0; i < 100; i++) {
-    if ((await api.get(`/v1/events?entityId=${task.id}`)).body.data.length > 0) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  // Once the task's create is in the feed, both reads see the same events.
+  await eventsOfEntity(api, task.id);
   const before = await read(api);
   const was = await shape(database);
   assert.deepEqual(was.types, ['text']);

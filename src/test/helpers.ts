@@ -270,6 +270,23 @@ export function taskHelpers(as: Client) {
 }
 
 /**
+ * The events feed's page for one resource (`GET /v1/events?entityId=`, as `as` sees it) once it holds
+ * at least one event. The feed shows an event once every transaction begun before it has ended
+ * (events/stream.ts), so a read right after a write may not see it yet.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: parsed events, for tests to assert their exact shape.
+export async function eventsOfEntity(as: Client, entityId: string, timeoutMs = 5_000): Promise<any[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await as.get(`/v1/events?entityId=${entityId}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    if (res.body.data.length > 0) return res.body.data;
+    assert.ok(Date.now() < until, `no event of ${entityId} in the feed after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
  * Waits until the webhook worker is done with a subscription for now: no turn holds it, and its
  * position is at the last event its `event` covers in its workspace (a name or a pattern, matched as
  * the worker matches it: webhooks/patterns.ts), so whatever it was going to send has
