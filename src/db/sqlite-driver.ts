@@ -25,17 +25,38 @@ function bindable(value: unknown): Param {
   return value as Param;
 }
 
+// node:sqlite makes each row an object of its own shape, in V8's dictionary mode (slow properties, no
+// two rows alike), so every later read of a column (presenters, the serializer) is a hash lookup and
+// no code reading rows stays monomorphic. Rows are read as arrays instead and made into objects here,
+// each statement's by one function whose object literal names its columns: objects with fast
+// properties and one shape per statement. The function is generated because an object filled
+// column by column in a loop ends in dictionary mode too (V8, measured: `%HasFastProperties`); the
+// names are written as JSON string literals, so no column name can be anything but a key.
+type RowOf = (values: unknown[]) => Record<string, unknown>;
+
+function rowMaker(names: readonly string[]): RowOf {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  return new Function('values', `return { ${fields.join(', ')} };`) as RowOf;
+}
+
 class NodeSqliteStatement implements SqliteStatement {
   readonly reader: boolean;
   readonly #stmt: StatementSync;
+  readonly #row: RowOf;
 
   constructor(stmt: StatementSync) {
     this.#stmt = stmt;
-    this.reader = stmt.columns().length > 0;
+    const names = stmt.columns().map((c) => c.name);
+    this.reader = names.length > 0;
+    this.#row = rowMaker(names);
+    if (this.reader) stmt.setReturnArrays(true);
   }
 
   all(parameters: ReadonlyArray<unknown>): unknown[] {
-    return this.#stmt.all(...parameters.map(bindable));
+    const rows = this.#stmt.all(...parameters.map(bindable)) as unknown as unknown[][];
+    const out = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = this.#row(rows[i]!);
+    return out;
   }
 
   run(parameters: ReadonlyArray<unknown>) {
@@ -43,8 +64,10 @@ class NodeSqliteStatement implements SqliteStatement {
     return { changes, lastInsertRowid };
   }
 
-  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    return this.#stmt.iterate(...parameters.map(bindable)) as IterableIterator<unknown>;
+  *iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    for (const values of this.#stmt.iterate(...parameters.map(bindable))) {
+      yield this.#row(values as unknown as unknown[]);
+    }
   }
 }
 
