@@ -31,11 +31,16 @@ function bindable(value: unknown): Param {
 // each statement's by one function whose object literal names its columns: objects with fast
 // properties and one shape per statement. The function is generated because an object filled
 // column by column in a loop ends in dictionary mode too (V8, measured: `%HasFastProperties`); the
-// names are written as JSON string literals, so no column name can be anything but a key.
+// names are written as JSON string literals, so no column name can be anything but a key (and
+// `__proto__`, which a literal key would take as the object's prototype, as a computed one). As in
+// node:sqlite's own rows, a name given twice keeps its last value.
 type RowOf = (values: unknown[]) => Record<string, unknown>;
 
 function rowMaker(names: readonly string[]): RowOf {
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  const fields = names.map((name, i) => {
+    const key = JSON.stringify(name);
+    return `${name === '__proto__' ? `[${key}]` : key}: values[${i}]`;
+  });
   return new Function('values', `return { ${fields.join(', ')} };`) as RowOf;
 }
 
