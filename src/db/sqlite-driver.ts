@@ -59,9 +59,7 @@ class NodeSqliteStatement implements SqliteStatement {
 
   all(parameters: ReadonlyArray<unknown>): unknown[] {
     const rows = this.#stmt.all(...parameters.map(bindable)) as unknown as unknown[][];
-    const out = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = this.#row(rows[i]!);
-    return out;
+    return rows.map((values) => this.#row(values));
   }
 
   run(parameters: ReadonlyArray<unknown>) {
